@@ -1,0 +1,1 @@
+//! koma-core: the rules of shogi.
