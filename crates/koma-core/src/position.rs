@@ -1,0 +1,546 @@
+//! A legal position and making and unmaking moves.
+
+use std::fmt;
+
+use crate::attacks::{self, between, king_attacks};
+use crate::{zobrist, Bitboard, Color, Hand, Move, Piece, PieceKind, Setup, SfenError, Square};
+
+/// One reason a [`Setup`] is not a legal position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupProblem {
+    /// The side not to move has no king (the side to move may lack one, as the attacker in a mate
+    /// problem does).
+    #[error("{0:?} (not to move) has no king")]
+    MissingKing(Color),
+    /// A side has two kings or more.
+    #[error("{color:?} has {count} kings")]
+    TooManyKings {
+        /// The side.
+        color: Color,
+        /// How many kings it has.
+        count: u32,
+    },
+    /// An unpromoted pawn or lance on its last rank, or knight on its last two (行き所のない駒).
+    #[error("{piece} on {square} can never move (dead piece)")]
+    DeadPiece {
+        /// Where.
+        square: Square,
+        /// The piece in SFEN notation.
+        piece: String,
+    },
+    /// Two unpromoted pawns of one side on one file (二歩).
+    #[error("{color:?} has two pawns on file {file} (二歩)")]
+    TwoPawns {
+        /// The side.
+        color: Color,
+        /// The file, 1..=9.
+        file: u8,
+    },
+    /// The side that is not to move is in check: the side to move could capture the king.
+    #[error("the side not to move is in check")]
+    OpponentInCheck,
+    /// More pieces of a kind (promoted or not, on the board and in hands) than a set holds.
+    #[error("{count} pieces of kind {kind:?}, a set has {max}")]
+    TooManyPieces {
+        /// The base kind.
+        kind: PieceKind,
+        /// How many there are.
+        count: u32,
+        /// How many a set has.
+        max: u8,
+    },
+}
+
+/// Every reason a setup is not a legal position (never empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// The problems, in a fixed order: kings, dead pieces, 二歩, check, piece counts.
+    pub problems: Vec<SetupProblem>,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("illegal position: ")?;
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// An error reading an SFEN into a legal position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FromSfenError {
+    /// The text is not SFEN.
+    #[error(transparent)]
+    Sfen(#[from] SfenError),
+    /// The text is SFEN but not a legal position.
+    #[error(transparent)]
+    Illegal(#[from] PositionError),
+}
+
+/// What [`Position::do_move`] remembers to undo a move.
+#[derive(Clone, Copy, Debug)]
+struct StateInfo {
+    key: u64,
+    mv: Move,
+    captured: Option<Piece>,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    discoverers: Bitboard,
+}
+
+/// A legal shogi position: the board, both hands, the side to move, and the moves that led here
+/// (kept for undo and repetition).
+///
+/// Built only from a [`Setup`] through [`Position::from_setup`] (or [`Position::from_sfen`]), so
+/// code holding a `Position` never re-checks legality. Checkers and pinned pieces are computed
+/// once per move and kept.
+///
+/// ```
+/// use koma_core::Position;
+/// let mut pos = Position::startpos();
+/// assert_eq!(pos.legal_moves().len(), 30);
+/// let m = "7g7f".parse().unwrap();
+/// assert!(pos.is_legal(m));
+/// pos.do_move(m);
+/// pos.undo_move();
+/// assert_eq!(pos, Position::startpos());
+/// ```
+#[derive(Clone)]
+pub struct Position {
+    board: [Option<Piece>; 81],
+    by_color: [Bitboard; 2],
+    by_kind: [Bitboard; 14],
+    hands: [Hand; 2],
+    side: Color,
+    ply: u32,
+    kings: [Option<Square>; 2],
+    key: u64,
+    checkers: Bitboard,
+    /// The side to move's pieces that may not leave the line to their king.
+    pinned: Bitboard,
+    /// The side to move's pieces whose move off the line to the enemy king gives discovered check.
+    discoverers: Bitboard,
+    history: Vec<StateInfo>,
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when board, hands, side to move and move number are; the history of
+    /// moves that led to them is not compared.
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board && self.hands == other.hands && self.side == other.side && self.ply == other.ply
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        match Position::from_sfen(crate::setup::STARTPOS_SFEN) {
+            Ok(p) => p,
+            Err(_) => unreachable!("the start position is legal"),
+        }
+    }
+
+    /// Reads SFEN and validates it (see [`Position::from_setup`]).
+    pub fn from_sfen(sfen: &str) -> Result<Position, FromSfenError> {
+        Ok(Position::from_setup(&Setup::from_sfen(sfen)?)?)
+    }
+
+    /// Validates a setup: returns the position, or every reason it is not legal.
+    ///
+    /// Accepted: a side to move without a king (a mate problem's attacker). Rejected: the side not
+    /// to move without a king, two kings of one colour, dead pieces, 二歩, the side not to move in
+    /// check, and more pieces of a kind than a set holds.
+    ///
+    /// ```
+    /// use koma_core::{Position, SetupProblem};
+    /// let err = Position::from_sfen("4k3P/9/9/9/9/9/4P4/4P4/9 b - 1").unwrap_err();
+    /// assert!(err.to_string().contains("二歩"));
+    /// assert!(err.to_string().contains("dead piece"));
+    /// ```
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let mut pos = Position {
+            board: setup.board,
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 14],
+            hands: setup.hands,
+            side: setup.side_to_move,
+            ply: setup.ply,
+            kings: [None; 2],
+            key: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            discoverers: Bitboard::EMPTY,
+            history: Vec::new(),
+        };
+        let mut problems = Vec::new();
+        let mut totals = [0u32; 8];
+        for sq in Square::all() {
+            if let Some(p) = setup.board[sq.index()] {
+                pos.by_color[p.color().index()] |= Bitboard::from_square(sq);
+                pos.by_kind[p.kind().index()] |= Bitboard::from_square(sq);
+                pos.key ^= zobrist::piece_square(p, sq);
+                totals[p.kind().unpromote().index()] += 1;
+                if p.kind() == PieceKind::King {
+                    pos.kings[p.color().index()] = Some(sq);
+                }
+                let min_rank = match p.kind() {
+                    PieceKind::Pawn | PieceKind::Lance => 2,
+                    PieceKind::Knight => 3,
+                    _ => 1,
+                };
+                if sq.relative_rank(p.color()) < min_rank {
+                    problems.push(SetupProblem::DeadPiece { square: sq, piece: p.sfen() });
+                }
+            }
+        }
+        for color in Color::ALL {
+            for kind in PieceKind::HAND {
+                let n = setup.hands[color.index()].count(kind);
+                totals[kind.index()] += n as u32;
+                pos.key ^= zobrist::hand(color, kind, n);
+            }
+        }
+        if pos.side == Color::White {
+            pos.key ^= zobrist::SIDE;
+        }
+        let not_to_move = pos.side.flip();
+        for color in Color::ALL {
+            let count = (pos.by_color[color.index()] & pos.by_kind[PieceKind::King.index()]).count();
+            if count > 1 {
+                problems.insert(0, SetupProblem::TooManyKings { color, count });
+            }
+        }
+        if pos.kings[not_to_move.index()].is_none() {
+            problems.insert(0, SetupProblem::MissingKing(not_to_move));
+        }
+        for color in Color::ALL {
+            let pawns = pos.pieces(color, PieceKind::Pawn);
+            for file in 1..=9 {
+                if (pawns & Bitboard::file_mask(file)).count() > 1 {
+                    problems.push(SetupProblem::TwoPawns { color, file });
+                }
+            }
+        }
+        let kings_ok = !problems.iter().any(|p| matches!(p, SetupProblem::TooManyKings { .. }));
+        if kings_ok {
+            if let Some(k) = pos.kings[not_to_move.index()] {
+                if pos.attackers_to(pos.side, k, pos.occupied()).is_any() {
+                    problems.push(SetupProblem::OpponentInCheck);
+                }
+            }
+        }
+        for kind in PieceKind::ALL[..8].iter().copied() {
+            let count = totals[kind.index()];
+            if count > kind.set_count() as u32 {
+                problems.push(SetupProblem::TooManyPieces { kind, count, max: kind.set_count() });
+            }
+        }
+        if !problems.is_empty() {
+            return Err(PositionError { problems });
+        }
+        pos.update_check_info();
+        Ok(pos)
+    }
+
+    /// The position as a setup (board, hands, side, move number).
+    pub fn to_setup(&self) -> Setup {
+        Setup { board: self.board, hands: self.hands, side_to_move: self.side, ply: self.ply }
+    }
+
+    /// Canonical SFEN of the position.
+    pub fn to_sfen(&self) -> String {
+        self.to_setup().to_sfen()
+    }
+
+    // ----- accessors -----
+
+    /// The piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The move number (SFEN's fourth field): 1 at the start, one more after each move.
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The hand of `color`.
+    #[inline]
+    pub fn hand(&self, color: Color) -> Hand {
+        self.hands[color.index()]
+    }
+
+    /// Squares holding a piece of `color`.
+    #[inline]
+    pub fn pieces_of(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// Squares holding a piece of `kind` of either colour.
+    #[inline]
+    pub fn pieces_of_kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// Squares holding a piece of `color` and `kind`.
+    #[inline]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_color[color.index()] & self.by_kind[kind.index()]
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The king of `color`, if it has one (a mate problem's attacker has none).
+    #[inline]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.kings[color.index()]
+    }
+
+    /// The 64-bit Zobrist key of board, both hands and side to move (see [`crate::zobrist`]).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Whether the side to move is in check (王手).
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers.is_any()
+    }
+
+    /// The side to move's pieces pinned to its own king.
+    #[inline]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// The side to move's pieces that give discovered check when they leave their line to the
+    /// enemy king.
+    #[inline]
+    pub fn discoverers(&self) -> Bitboard {
+        self.discoverers
+    }
+
+    /// The moves played since the position was built, oldest first.
+    pub fn moves_played(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.history.iter().map(|s| s.mv)
+    }
+
+    /// (key, in check) of each position before a move played, oldest first.
+    pub(crate) fn history_states(&self) -> impl ExactSizeIterator<Item = (u64, bool)> + '_ {
+        self.history.iter().map(|s| (s.key, s.checkers.is_any()))
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|s| s.mv)
+    }
+
+    // ----- attacks -----
+
+    /// Pieces of `attacker` that attack `sq`, with `occupied` blocking sliding pieces.
+    pub fn attackers_to(&self, attacker: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+        let defender = attacker.flip();
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let golds = k(PieceKind::Gold) | k(PieceKind::ProPawn) | k(PieceKind::ProLance) | k(PieceKind::ProKnight) | k(PieceKind::ProSilver);
+        let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
+        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
+        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
+        let steppers = (attacks::step_attacks(defender, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
+            | (attacks::step_attacks(defender, PieceKind::Knight, sq) & k(PieceKind::Knight))
+            | (attacks::step_attacks(defender, PieceKind::Silver, sq) & k(PieceKind::Silver))
+            | (attacks::gold_attacks(defender, sq) & golds)
+            | (king_attacks(sq) & kings);
+        let sliders = (attacks::rook_attacks(sq, occupied) & rooks)
+            | (attacks::bishop_attacks(sq, occupied) & bishops)
+            | (attacks::lance_attacks(defender, sq, occupied) & k(PieceKind::Lance));
+        (steppers | sliders) & self.by_color[attacker.index()]
+    }
+
+    /// Whether any piece of `attacker` attacks `sq` (with the current occupancy).
+    #[inline]
+    pub fn is_attacked(&self, attacker: Color, sq: Square) -> bool {
+        self.attackers_to(attacker, sq, self.occupied()).is_any()
+    }
+
+    /// Pieces (of either colour) that stand alone between `king`'s square and a sliding piece of
+    /// `slider_color` aiming at it, with `occupied` as the board's occupancy.
+    pub(crate) fn sole_blockers(&self, king: Square, slider_color: Color, occupied: Bitboard) -> Bitboard {
+        let them = self.by_color[slider_color.index()];
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let snipers = ((attacks::rook_pseudo_attacks(king) & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+            | (attacks::bishop_pseudo_attacks(king) & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
+            | (attacks::lance_pseudo_attacks(slider_color.flip(), king) & k(PieceKind::Lance)))
+            & them;
+        let mut blockers = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(king, s) & occupied;
+            if b.is_any() && !b.has_more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers
+    }
+
+    fn update_check_info(&mut self) {
+        let us = self.side;
+        let them = us.flip();
+        let occ = self.occupied();
+        let ours = self.by_color[us.index()];
+        (self.checkers, self.pinned) = match self.kings[us.index()] {
+            Some(k) => (self.attackers_to(them, k, occ), self.sole_blockers(k, them, occ) & ours),
+            None => (Bitboard::EMPTY, Bitboard::EMPTY),
+        };
+        self.discoverers = match self.kings[them.index()] {
+            Some(k) => self.sole_blockers(k, us, occ) & ours,
+            None => Bitboard::EMPTY,
+        };
+    }
+
+    // ----- making moves -----
+
+    #[inline]
+    fn put(&mut self, p: Piece, sq: Square) {
+        self.board[sq.index()] = Some(p);
+        self.by_color[p.color().index()] ^= Bitboard::from_square(sq);
+        self.by_kind[p.kind().index()] ^= Bitboard::from_square(sq);
+        self.key ^= zobrist::piece_square(p, sq);
+    }
+
+    #[inline]
+    fn remove(&mut self, p: Piece, sq: Square) {
+        self.board[sq.index()] = None;
+        self.by_color[p.color().index()] ^= Bitboard::from_square(sq);
+        self.by_kind[p.kind().index()] ^= Bitboard::from_square(sq);
+        self.key ^= zobrist::piece_square(p, sq);
+    }
+
+    #[inline]
+    fn hand_add(&mut self, color: Color, kind: PieceKind) {
+        let n = self.hands[color.index()].count(kind);
+        self.key ^= zobrist::hand(color, kind, n) ^ zobrist::hand(color, kind, n + 1);
+        self.hands[color.index()].add(kind);
+    }
+
+    #[inline]
+    fn hand_remove(&mut self, color: Color, kind: PieceKind) {
+        let n = self.hands[color.index()].count(kind);
+        self.key ^= zobrist::hand(color, kind, n) ^ zobrist::hand(color, kind, n - 1);
+        self.hands[color.index()].remove(kind);
+    }
+
+    /// Plays a legal move. The caller promises `self.is_legal(m)` (moves from the generators are);
+    /// anything else may leave the position inconsistent. Use [`Position::play`] for a move from
+    /// outside.
+    pub fn do_move(&mut self, m: Move) {
+        debug_assert!(self.is_legal(m), "illegal move {m} in {}", self.to_sfen());
+        let us = self.side;
+        let to = m.to();
+        let key_before = self.key;
+        let mut captured = None;
+        match m.from() {
+            None => {
+                let kind = m.drop_kind().unwrap_or(PieceKind::Pawn);
+                self.hand_remove(us, kind);
+                self.put(Piece::new(us, kind), to);
+            }
+            Some(from) => {
+                let Some(p) = self.board[from.index()] else {
+                    unreachable!("no piece on {from} for {m}")
+                };
+                if let Some(c) = self.board[to.index()] {
+                    self.remove(c, to);
+                    self.hand_add(us, c.kind().unpromote());
+                    captured = Some(c);
+                }
+                self.remove(p, from);
+                let kind = if m.is_promotion() { p.kind().promote().unwrap_or(p.kind()) } else { p.kind() };
+                self.put(Piece::new(us, kind), to);
+                if kind == PieceKind::King {
+                    self.kings[us.index()] = Some(to);
+                }
+            }
+        }
+        self.history.push(StateInfo {
+            key: key_before,
+            mv: m,
+            captured,
+            checkers: self.checkers,
+            pinned: self.pinned,
+            discoverers: self.discoverers,
+        });
+        self.side = us.flip();
+        self.key ^= zobrist::SIDE;
+        self.ply += 1;
+        self.update_check_info();
+    }
+
+    /// Takes back the last move played. Returns it, or `None` if no move was played since the
+    /// position was built.
+    pub fn undo_move(&mut self) -> Option<Move> {
+        let st = self.history.pop()?;
+        let m = st.mv;
+        self.side = self.side.flip();
+        self.ply -= 1;
+        let us = self.side;
+        let to = m.to();
+        match m.from() {
+            None => {
+                let kind = m.drop_kind().unwrap_or(PieceKind::Pawn);
+                self.remove(Piece::new(us, kind), to);
+                self.hand_add(us, kind);
+            }
+            Some(from) => {
+                let Some(p) = self.board[to.index()] else { unreachable!() };
+                self.remove(p, to);
+                let kind = if m.is_promotion() { p.kind().unpromote() } else { p.kind() };
+                self.put(Piece::new(us, kind), from);
+                if kind == PieceKind::King {
+                    self.kings[us.index()] = Some(from);
+                }
+                if let Some(c) = st.captured {
+                    self.hand_remove(us, c.kind().unpromote());
+                    self.put(c, to);
+                }
+            }
+        }
+        self.key = st.key;
+        self.checkers = st.checkers;
+        self.pinned = st.pinned;
+        self.discoverers = st.discoverers;
+        Some(m)
+    }
+}
