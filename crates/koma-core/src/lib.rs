@@ -31,6 +31,7 @@ mod hand;
 mod movegen;
 mod moves;
 pub mod perft;
+pub mod usi;
 mod piece;
 mod position;
 mod setup;

@@ -16,8 +16,8 @@ pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1
 ///
 /// ```
 /// use koma_core::Setup;
-/// let s = Setup::from_sfen("8k/9/9/9/9/9/9/9/8K b 2Pr 1").unwrap();
-/// assert_eq!(s.to_sfen(), "8k/9/9/9/9/9/9/9/8K b r2P 1");
+/// let s = Setup::from_sfen("8k/9/9/9/9/9/9/9/8K b r2P 1").unwrap();
+/// assert_eq!(s.to_sfen(), "8k/9/9/9/9/9/9/9/8K b 2Pr 1");
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Setup {
