@@ -101,6 +101,31 @@ static RAYS: [[u128; 81]; 8] = {
     t
 };
 
+/// Attacks of each colour, kind and square on an empty board.
+static PSEUDO: [[[Bitboard; 81]; 14]; 2] = {
+    let mut t = [[[Bitboard::EMPTY; 81]; 14]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 14 {
+            let mut sq = 0;
+            while sq < 81 {
+                let slide = match k {
+                    1 => RAYS[if c == 0 { UP } else { DOWN }][sq],
+                    4 | 12 => RAYS[UP_LEFT][sq] | RAYS[UP_RIGHT][sq] | RAYS[DOWN_LEFT][sq] | RAYS[DOWN_RIGHT][sq],
+                    5 | 13 => RAYS[UP][sq] | RAYS[DOWN][sq] | RAYS[LEFT][sq] | RAYS[RIGHT][sq],
+                    _ => 0,
+                };
+                t[c][k][sq] = Bitboard(STEP[c][k][sq].0 | slide);
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// `BETWEEN[a][b]`: squares strictly between two squares on one line, else empty.
 /// `LINE[a][b]`: the whole board line through two aligned squares, else empty.
 static BETWEEN_LINE: ([[Bitboard; 81]; 81], [[Bitboard; 81]; 81]) = {
@@ -159,19 +184,21 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 }
 
 /// Squares of the ray from `sq` in direction `dir` up to and including the first occupied one.
+///
+/// Branch-free: along an increasing ray the first blocker is the lowest set bit `b`, and the
+/// squares up to it are `b ^ (b - 1)`; along a decreasing ray it is the highest set bit `h`, and
+/// the squares from it on are `!(h - 1)`. An empty blocker set falls out of both formulas as the
+/// whole ray (for the decreasing case, `| 1` keeps `h` defined and square 0 ends every ray it is on).
 #[inline(always)]
 fn ray_attacks(dir: usize, sq: Square, occupied: Bitboard) -> u128 {
     let ray = RAYS[dir][sq.index()];
     let blockers = ray & occupied.0;
-    if blockers == 0 {
-        return ray;
-    }
-    let first = if dir < 4 {
-        blockers.trailing_zeros()
+    if dir < 4 {
+        ray & (blockers ^ blockers.wrapping_sub(1))
     } else {
-        127 - blockers.leading_zeros()
-    };
-    ray ^ RAYS[dir][first as usize]
+        let highest = 1u128 << (127 - (blockers | 1).leading_zeros());
+        ray & !(highest - 1)
+    }
 }
 
 /// Squares a rook on `sq` attacks with `occupied` blocking (blockers themselves included).
@@ -250,7 +277,14 @@ pub fn attacks(color: Color, kind: PieceKind, sq: Square, occupied: Bitboard) ->
 /// Squares a piece of `color` and `kind` on `sq` attacks on an empty board.
 #[inline]
 pub fn pseudo_attacks(color: Color, kind: PieceKind, sq: Square) -> Bitboard {
-    attacks(color, kind, sq, Bitboard::EMPTY)
+    PSEUDO[color.index()][kind.index()][sq.index()]
+}
+
+/// Whether a piece of `color` and `kind` on `from` attacks `target` with `occupied` blocking:
+/// one table lookup, and for a distant target one more to see that the line between is empty.
+#[inline]
+pub fn attacks_square(color: Color, kind: PieceKind, from: Square, target: Square, occupied: Bitboard) -> bool {
+    pseudo_attacks(color, kind, from).contains(target) && (between(from, target) & occupied).is_empty()
 }
 
 #[cfg(test)]

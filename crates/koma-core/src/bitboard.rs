@@ -22,6 +22,17 @@ pub struct Bitboard(pub(crate) u128);
 
 const FULL: u128 = (1u128 << 81) - 1;
 
+/// One-square sets: a load is cheaper than a variable 128-bit shift.
+static SQUARE_BB: [Bitboard; 81] = {
+    let mut t = [Bitboard(0); 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = Bitboard(1u128 << i);
+        i += 1;
+    }
+    t
+};
+
 impl Bitboard {
     /// The empty set.
     pub const EMPTY: Bitboard = Bitboard(0);
@@ -31,7 +42,7 @@ impl Bitboard {
     /// The set holding only `sq`.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        SQUARE_BB[sq.index()]
     }
 
     /// The set holding `sq` if there is one, else empty.
@@ -90,13 +101,34 @@ impl Bitboard {
     /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+        self.0 & SQUARE_BB[sq.index()].0 != 0
     }
 
     /// The number of squares in the set.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
+    }
+
+    /// The number of squares in the set, by clearing one bit at a time: faster than
+    /// [`Bitboard::count`] for the few squares of one piece's moves on targets without a
+    /// population-count instruction, slower for large sets.
+    #[inline]
+    pub const fn count_sparse(self) -> u32 {
+        if cfg!(target_feature = "popcnt") {
+            return self.0.count_ones();
+        }
+        let (mut lo, mut hi) = (self.0 as u64, (self.0 >> 64) as u64);
+        let mut n = 0;
+        while lo != 0 {
+            lo &= lo - 1;
+            n += 1;
+        }
+        while hi != 0 {
+            hi &= hi - 1;
+            n += 1;
+        }
+        n
     }
 
     /// Whether the set has two or more squares.
@@ -124,13 +156,13 @@ impl Bitboard {
     /// The set with `sq` added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 | 1u128 << sq.index())
+        Bitboard(self.0 | SQUARE_BB[sq.index()].0)
     }
 
     /// The set with `sq` removed.
     #[inline]
     pub const fn without(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << sq.index()))
+        Bitboard(self.0 & !SQUARE_BB[sq.index()].0)
     }
 
     /// The set turned 180 degrees (each square to [`Square::rotate`]).

@@ -35,6 +35,70 @@ pub enum NonPromotions {
     SkipUseless,
 }
 
+/// A group of legal moves with one origin, handed to the callback of
+/// [`Position::generate_sets`]: destinations stay packed in bitboards, so code that only counts
+/// moves (perft, mobility) never builds a [`Move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveSet {
+    /// Board moves of the piece of `kind` on `from`: to each square of `promote` with promotion,
+    /// to each square of `stay` without. The two sets overlap where promotion is optional.
+    Board {
+        /// The kind of the moving piece.
+        kind: PieceKind,
+        /// Its square.
+        from: Square,
+        /// Destinations reached by promoting.
+        promote: Bitboard,
+        /// Destinations reached without promoting.
+        stay: Bitboard,
+    },
+    /// Drops of `kind` on each square of `to`.
+    Drop {
+        /// The kind dropped.
+        kind: PieceKind,
+        /// Where it may be dropped.
+        to: Bitboard,
+    },
+}
+
+impl MoveSet {
+    /// The number of moves in the set.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        match *self {
+            MoveSet::Board { promote, stay, .. } => promote.count_sparse() + stay.count_sparse(),
+            MoveSet::Drop { to, .. } => to.count(),
+        }
+    }
+
+    /// Whether the set holds no move.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` with each move of the set: promotions first, then non-promotions, each in square
+    /// order.
+    #[inline]
+    pub fn for_each(self, mut f: impl FnMut(Move)) {
+        match self {
+            MoveSet::Board { from, promote, stay, .. } => {
+                for to in promote {
+                    f(Move::board(from, to, true));
+                }
+                for to in stay {
+                    f(Move::board(from, to, false));
+                }
+            }
+            MoveSet::Drop { kind, to } => {
+                for sq in to {
+                    f(Move::drop_unchecked(kind, sq));
+                }
+            }
+        }
+    }
+}
+
 impl Position {
     /// All legal moves in a list.
     pub fn legal_moves(&self) -> MoveList {
@@ -60,26 +124,38 @@ impl Position {
     /// assert!(checks.contains(&"1c1b+".to_string()));
     /// ```
     pub fn generate(&self, filter: MoveFilter, nonpro: NonPromotions, mut f: impl FnMut(Move)) {
+        if filter == MoveFilter::Checks {
+            self.gen_checks(nonpro == NonPromotions::All, &mut f);
+        } else {
+            self.generate_sets(filter, nonpro, |set| set.for_each(&mut f));
+        }
+    }
+
+    /// Calls `f` with every group of legal moves of `filter` that share an origin (see
+    /// [`MoveSet`]). No set is empty. [`MoveFilter::Checks`] is not grouped: each checking move
+    /// comes as a set of one.
+    pub fn generate_sets(&self, filter: MoveFilter, nonpro: NonPromotions, mut f: impl FnMut(MoveSet)) {
         let full = nonpro == NonPromotions::All;
         let us = self.side_to_move();
         let ours = self.pieces_of(us);
         let theirs = self.pieces_of(us.flip());
         let empty = !self.occupied();
+        let f = &mut f;
         match filter {
-            MoveFilter::All => self.gen_targets(!ours, empty, full, &mut f),
-            MoveFilter::Evasions if self.in_check() => self.gen_targets(!ours, empty, full, &mut f),
-            MoveFilter::NonEvasions if !self.in_check() => self.gen_targets(!ours, empty, full, &mut f),
+            MoveFilter::All => self.gen_targets(!ours, empty, full, f),
+            MoveFilter::Evasions if self.in_check() => self.gen_targets(!ours, empty, full, f),
+            MoveFilter::NonEvasions if !self.in_check() => self.gen_targets(!ours, empty, full, f),
             MoveFilter::Evasions | MoveFilter::NonEvasions => {}
-            MoveFilter::Captures => self.gen_targets(theirs, Bitboard::EMPTY, full, &mut f),
-            MoveFilter::Quiets => self.gen_targets(empty, empty, full, &mut f),
-            MoveFilter::Checks => self.gen_checks(full, &mut f),
+            MoveFilter::Captures => self.gen_targets(theirs, Bitboard::EMPTY, full, f),
+            MoveFilter::Quiets => self.gen_targets(empty, empty, full, f),
+            MoveFilter::Checks => self.gen_checks(full, &mut |m: Move| f(self.single_set(m))),
         }
     }
 
     /// The number of legal moves, counted without building a list (perft's leaf count).
     pub fn count_legal_moves(&self) -> u64 {
         let mut n = 0u64;
-        self.generate(MoveFilter::All, NonPromotions::All, |_| n += 1);
+        self.generate_sets(MoveFilter::All, NonPromotions::All, |set| n += set.len() as u64);
         n
     }
 
@@ -92,7 +168,7 @@ impl Position {
 
     /// Generates legal moves whose destination is in `board_targets` (board moves and king moves)
     /// or `drop_targets` (drops), applying check evasion, pins and every drop rule.
-    fn gen_targets(&self, board_targets: Bitboard, drop_targets: Bitboard, full: bool, f: &mut impl FnMut(Move)) {
+    fn gen_targets(&self, board_targets: Bitboard, drop_targets: Bitboard, full: bool, f: &mut impl FnMut(MoveSet)) {
         let us = self.side_to_move();
         let king = self.king(us);
         if let Some(k) = king {
@@ -108,41 +184,77 @@ impl Position {
             }
             _ => (board_targets, drop_targets),
         };
-        let no_king = Bitboard::from_square_opt(king);
-        self.gen_board(self.pieces_of(us) & !no_king, board_targets, full, f);
+        self.gen_board(self.pieces_of(us), board_targets, self.pinned(), full, f);
         self.gen_drops(drop_targets, f);
     }
 
-    fn gen_king(&self, k: Square, targets: Bitboard, f: &mut impl FnMut(Move)) {
+    fn gen_king(&self, k: Square, targets: Bitboard, f: &mut impl FnMut(MoveSet)) {
         let them = self.side_to_move().flip();
         let occ = self.occupied().without(k);
+        let mut stay = Bitboard::EMPTY;
         for to in king_attacks(k) & targets & !self.pieces_of(self.side_to_move()) {
             if self.attackers_to(them, to, occ).is_empty() {
-                f(Move::board(k, to, false));
+                stay = stay.with(to);
             }
+        }
+        if stay.is_any() {
+            f(MoveSet::Board { kind: PieceKind::King, from: k, promote: Bitboard::EMPTY, stay });
         }
     }
 
-    /// Board moves (kings excluded) of the pieces on `from_mask` to `targets`, respecting pins.
-    fn gen_board(&self, from_mask: Bitboard, targets: Bitboard, full: bool, f: &mut impl FnMut(Move)) {
+    /// Board moves of the non-king pieces on `from_mask` to `targets`, keeping the pieces in
+    /// `pinned` on their line to the king. One loop per kind, so each loop knows its attack
+    /// function and promotion rule at compile time.
+    #[inline]
+    fn gen_board(&self, from_mask: Bitboard, targets: Bitboard, pinned: Bitboard, full: bool, f: &mut impl FnMut(MoveSet)) {
+        use PieceKind::*;
         let us = self.side_to_move();
         let occ = self.occupied();
-        let pinned = self.pinned();
         let king = self.king(us);
-        for from in from_mask {
-            let Some(p) = self.piece_at(from) else { continue };
-            let kind = p.kind();
-            let mut dests = attacks::attacks(us, kind, from, occ) & targets;
-            if pinned.contains(from) {
+        let any_pinned = pinned.is_any();
+        let mut one = |kind: PieceKind, from: Square, attacks: Bitboard| {
+            let mut dests = attacks & targets;
+            if any_pinned && pinned.contains(from) {
                 if let Some(k) = king {
                     dests &= line(k, from);
                 }
             }
-            emit_board_moves(us, kind, from, dests, full, f);
+            if dests.is_any() {
+                f(board_set(us, kind, from, dests, full));
+            }
+        };
+        let of = |kind: PieceKind| self.pieces_of_kind(kind) & from_mask;
+        for from in of(Pawn) {
+            one(Pawn, from, attacks::step_attacks(us, Pawn, from));
+        }
+        for from in of(Lance) {
+            one(Lance, from, attacks::lance_attacks(us, from, occ));
+        }
+        for from in of(Knight) {
+            one(Knight, from, attacks::step_attacks(us, Knight, from));
+        }
+        for from in of(Silver) {
+            one(Silver, from, attacks::step_attacks(us, Silver, from));
+        }
+        for from in of(Gold) | of(ProPawn) | of(ProLance) | of(ProKnight) | of(ProSilver) {
+            let kind = self.piece_at(from).map_or(Gold, |p| p.kind());
+            one(kind, from, attacks::gold_attacks(us, from));
+        }
+        for from in of(Bishop) {
+            one(Bishop, from, attacks::bishop_attacks(from, occ));
+        }
+        for from in of(Rook) {
+            one(Rook, from, attacks::rook_attacks(from, occ));
+        }
+        for from in of(Horse) {
+            one(Horse, from, attacks::bishop_attacks(from, occ) | king_attacks(from));
+        }
+        for from in of(Dragon) {
+            one(Dragon, from, attacks::rook_attacks(from, occ) | king_attacks(from));
         }
     }
 
-    fn gen_drops(&self, targets: Bitboard, f: &mut impl FnMut(Move)) {
+    fn gen_drops(&self, targets: Bitboard, f: &mut impl FnMut(MoveSet)) {
         let us = self.side_to_move();
         let hand = self.hand(us);
         if hand.is_empty() || targets.is_empty() {
@@ -152,8 +264,9 @@ impl Position {
             if !hand.has(kind) {
                 continue;
             }
-            for to in targets & self.drop_squares(kind) {
-                f(Move::drop_unchecked(kind, to));
+            let to = targets & self.drop_squares(kind);
+            if to.is_any() {
+                f(MoveSet::Drop { kind, to });
             }
         }
     }
@@ -216,15 +329,31 @@ impl Position {
         true
     }
 
+    /// The set holding just the legal move `m`.
+    fn single_set(&self, m: Move) -> MoveSet {
+        let to = Bitboard::from_square(m.to());
+        match m.from() {
+            Some(from) => {
+                let kind = self.piece_at(from).map_or(PieceKind::King, |p| p.kind());
+                let (promote, stay) = if m.is_promotion() { (to, Bitboard::EMPTY) } else { (Bitboard::EMPTY, to) };
+                MoveSet::Board { kind, from, promote, stay }
+            }
+            None => MoveSet::Drop { kind: m.drop_kind().unwrap_or(PieceKind::Pawn), to },
+        }
+    }
+
     /// Checking moves: exact, by filtering candidates (pieces that can discover check, and
     /// destinations from which some piece could attack the king) through [`Position::gives_check`].
     fn gen_checks(&self, full: bool, f: &mut impl FnMut(Move)) {
         let us = self.side_to_move();
         let Some(ek) = self.king(us.flip()) else { return };
-        let mut filtered = |m: Move| {
-            if self.gives_check(m) {
-                f(m)
-            }
+        let disc = self.discoverers();
+        let mut filtered = |set: MoveSet| {
+            set.for_each(|m| {
+                if self.gives_check_with(m, ek, disc) {
+                    f(m)
+                }
+            })
         };
         if self.in_check() {
             let empty = !self.occupied();
@@ -234,14 +363,13 @@ impl Position {
         let occ = self.occupied();
         let ours = self.pieces_of(us);
         let king = self.king(us);
-        let disc = self.discoverers();
         let near = attacks::rook_attacks(ek, occ)
             | attacks::bishop_attacks(ek, occ)
             | attacks::step_attacks(us.flip(), PieceKind::Knight, ek)
             | king_attacks(ek);
-        let no_king = Bitboard::from_square_opt(king);
-        self.gen_board(disc & !no_king, !ours, full, &mut filtered);
-        self.gen_board(ours & !disc & !no_king, !ours & near, full, &mut filtered);
+        let pinned = self.pinned();
+        self.gen_board(disc, !ours, pinned, full, &mut filtered);
+        self.gen_board(ours & !disc, !ours & near, pinned, full, &mut filtered);
         if let Some(k) = king {
             if disc.contains(k) {
                 self.gen_king(k, !ours & !line(k, ek), &mut filtered);
@@ -323,20 +451,28 @@ impl Position {
     /// Whether the pseudo-legal move `m` gives check, directly or by discovery, judged before it
     /// is made.
     pub fn gives_check(&self, m: Move) -> bool {
+        match self.king(self.side_to_move().flip()) {
+            Some(ek) => self.gives_check_with(m, ek, self.discoverers()),
+            None => false,
+        }
+    }
+
+    /// [`Position::gives_check`] with the enemy king's square and the discoverers supplied.
+    #[inline]
+    fn gives_check_with(&self, m: Move, ek: Square, discoverers: Bitboard) -> bool {
         let us = self.side_to_move();
-        let Some(ek) = self.king(us.flip()) else { return false };
         let to = m.to();
         match m.from() {
             None => {
                 let Some(kind) = m.drop_kind() else { return false };
-                attacks::attacks(us, kind, to, self.occupied()).contains(ek)
+                attacks::attacks_square(us, kind, to, ek, self.occupied())
             }
             Some(from) => {
                 let Some(p) = self.piece_at(from) else { return false };
                 let kind = if m.is_promotion() { p.kind().promote().unwrap_or(p.kind()) } else { p.kind() };
                 let occ = self.occupied().without(from).with(to);
-                (kind != PieceKind::King && attacks::attacks(us, kind, to, occ).contains(ek))
-                    || (self.discoverers().contains(from) && !line(ek, from).contains(to))
+                (kind != PieceKind::King && attacks::attacks_square(us, kind, to, ek, occ))
+                    || (discoverers.contains(from) && !line(ek, from).contains(to))
             }
         }
     }
@@ -372,34 +508,32 @@ fn allowed_ranks(color: Color, kind: PieceKind) -> Bitboard {
     }
 }
 
-/// Emits the board moves of one piece to `dests`, with promotion and non-promotion as the rules
+/// The board moves of one piece to `dests`, split into promotions and non-promotions as the rules
 /// and the [`NonPromotions`] choice allow.
-#[inline]
-fn emit_board_moves(us: Color, kind: PieceKind, from: Square, dests: Bitboard, full: bool, f: &mut impl FnMut(Move)) {
+#[inline(always)]
+fn board_set(us: Color, kind: PieceKind, from: Square, dests: Bitboard, full: bool) -> MoveSet {
+    const fn ranks(a: u8, b: u8, c: u8) -> Bitboard {
+        Bitboard(Bitboard::rank_mask(a).0 | Bitboard::rank_mask(b).0 | Bitboard::rank_mask(c).0)
+    }
+    // [colour]: promotion zone, last rank, last two ranks.
+    const ZONE: [Bitboard; 2] = [ranks(1, 2, 3), ranks(7, 8, 9)];
+    const LAST1: [Bitboard; 2] = [ranks(1, 1, 1), ranks(9, 9, 9)];
+    const LAST2: [Bitboard; 2] = [ranks(1, 2, 2), ranks(8, 9, 9)];
+    let c = us.index();
     if !kind.can_promote() {
-        for to in dests {
-            f(Move::board(from, to, false));
-        }
-        return;
+        return MoveSet::Board { kind, from, promote: Bitboard::EMPTY, stay: dests };
     }
-    let from_zone = from.in_promotion_zone(us);
-    for to in dests {
-        let zone = from_zone || to.in_promotion_zone(us);
-        if !zone {
-            f(Move::board(from, to, false));
-            continue;
-        }
-        f(Move::board(from, to, true));
-        let rr = to.relative_rank(us);
-        let keep_unpromoted = match kind {
-            PieceKind::Pawn => full && rr > 1,
-            PieceKind::Lance => rr > 2 || (full && rr == 2),
-            PieceKind::Knight => rr > 2,
-            PieceKind::Silver => true,
-            _ => full,
-        };
-        if keep_unpromoted {
-            f(Move::board(from, to, false));
-        }
-    }
+    let from_zone = ZONE[c].contains(from);
+    let promote = if from_zone { dests } else { dests & ZONE[c] };
+    let stay = match kind {
+        PieceKind::Pawn if full => dests & !LAST1[c],
+        PieceKind::Pawn => dests & !ZONE[c],
+        PieceKind::Lance if full => dests & !LAST1[c],
+        PieceKind::Lance | PieceKind::Knight => dests & !LAST2[c],
+        PieceKind::Silver => dests,
+        _ if full => dests,
+        _ if from_zone => Bitboard::EMPTY,
+        _ => dests & !ZONE[c],
+    };
+    MoveSet::Board { kind, from, promote, stay }
 }

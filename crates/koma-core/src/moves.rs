@@ -1,6 +1,7 @@
 //! Moves and move lists.
 
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::num::NonZeroU16;
 use std::str::FromStr;
 
@@ -182,24 +183,34 @@ impl FromStr for Move {
 /// The most legal moves any shogi position has is 593; a list of this capacity never overflows.
 pub const MAX_MOVES: usize = 600;
 
-/// A fixed-capacity list of moves, filled without allocation.
-#[derive(Clone)]
+/// A fixed-capacity list of moves, filled without allocation or initialisation.
 pub struct MoveList {
     len: usize,
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+}
+
+impl Clone for MoveList {
+    fn clone(&self) -> MoveList {
+        let mut out = MoveList::new();
+        for &m in self.iter() {
+            out.push(m);
+        }
+        out
+    }
 }
 
 impl MoveList {
     /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
-        MoveList { len: 0, moves: [Move::board(Square::new_unchecked(0), Square::new_unchecked(1), false); MAX_MOVES] }
+        MoveList { len: 0, moves: [const { MaybeUninit::uninit() }; MAX_MOVES] }
     }
 
-    /// Appends a move. The capacity is never exceeded by legal move generation.
+    /// Appends a move. Panics if the list already holds [`MAX_MOVES`] moves, which legal move
+    /// generation never reaches.
     #[inline]
     pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
+        self.moves[self.len] = MaybeUninit::new(m);
         self.len += 1;
     }
 
@@ -213,8 +224,9 @@ impl MoveList {
     pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
         let mut j = 0;
         for i in 0..self.len {
-            if f(self.moves[i]) {
-                self.moves[j] = self.moves[i];
+            let m = self[i];
+            if f(m) {
+                self.moves[j] = MaybeUninit::new(m);
                 j += 1;
             }
         }
@@ -232,14 +244,17 @@ impl std::ops::Deref for MoveList {
     type Target = [Move];
     #[inline]
     fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` elements were written by `push`, and `MaybeUninit<Move>` has
+        // the layout of `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 }
 
 impl std::ops::DerefMut for MoveList {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        // SAFETY: as in `deref`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 }
 

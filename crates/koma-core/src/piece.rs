@@ -235,7 +235,17 @@ impl Piece {
     /// The kind.
     #[inline]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[((self.0.get() & 15) - 1) as usize]
+        let k = (self.0.get() & 15) - 1;
+        debug_assert!(k < 14);
+        // SAFETY: `Piece::new` stores `kind + 1` (1..=14) in the low four bits, and `PieceKind`
+        // is `repr(u8)` with discriminants 0..14.
+        unsafe { std::mem::transmute::<u8, PieceKind>(k) }
+    }
+
+    /// The piece's byte, `kind + 1 + 16 * colour` (1..=30), for indexing tables.
+    #[inline]
+    pub(crate) const fn raw(self) -> usize {
+        self.0.get() as usize
     }
 
     /// The SFEN text of the piece: `P`, `+p`, `K`, ...

@@ -2,15 +2,15 @@
 
 use std::fmt;
 
-use crate::attacks::{self, between, king_attacks};
+use crate::attacks::{self, between, king_attacks, line};
 use crate::{zobrist, Bitboard, Color, Hand, Move, Piece, PieceKind, Setup, SfenError, Square};
 
 /// One reason a [`Setup`] is not a legal position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupProblem {
-    /// The side not to move has no king (the side to move may lack one, as the attacker in a mate
-    /// problem does).
-    #[error("{0:?} (not to move) has no king")]
+    /// Neither side has a king (named: the side not to move). One side may lack its king, as a
+    /// mate problem's attacker does, whichever side is to move.
+    #[error("no king on the board ({0:?}, not to move, has none)")]
     MissingKing(Color),
     /// A side has two kings or more.
     #[error("{color:?} has {count} kings")]
@@ -91,16 +91,14 @@ struct StateInfo {
     mv: Move,
     captured: Option<Piece>,
     checkers: Bitboard,
-    pinned: Bitboard,
-    discoverers: Bitboard,
 }
 
 /// A legal shogi position: the board, both hands, the side to move, and the moves that led here
 /// (kept for undo and repetition).
 ///
 /// Built only from a [`Setup`] through [`Position::from_setup`] (or [`Position::from_sfen`]), so
-/// code holding a `Position` never re-checks legality. Checkers and pinned pieces are computed
-/// once per move and kept.
+/// code holding a `Position` never re-checks legality. Checkers are computed once per move and
+/// kept; pinned pieces once per move generation (see docs/DECISIONS.md).
 ///
 /// ```
 /// use koma_core::Position;
@@ -123,10 +121,6 @@ pub struct Position {
     kings: [Option<Square>; 2],
     key: u64,
     checkers: Bitboard,
-    /// The side to move's pieces that may not leave the line to their king.
-    pinned: Bitboard,
-    /// The side to move's pieces whose move off the line to the enemy king gives discovered check.
-    discoverers: Bitboard,
     history: Vec<StateInfo>,
 }
 
@@ -162,8 +156,8 @@ impl Position {
 
     /// Validates a setup: returns the position, or every reason it is not legal.
     ///
-    /// Accepted: a side to move without a king (a mate problem's attacker). Rejected: the side not
-    /// to move without a king, two kings of one colour, dead pieces, 二歩, the side not to move in
+    /// Accepted: one side without a king (a mate problem's attacker, to move or not). Rejected: a
+    /// board without any king, two kings of one colour, dead pieces, 二歩, the side not to move in
     /// check, and more pieces of a kind than a set holds.
     ///
     /// ```
@@ -183,9 +177,7 @@ impl Position {
             kings: [None; 2],
             key: 0,
             checkers: Bitboard::EMPTY,
-            pinned: Bitboard::EMPTY,
-            discoverers: Bitboard::EMPTY,
-            history: Vec::new(),
+            history: Vec::with_capacity(64),
         };
         let mut problems = Vec::new();
         let mut totals = [0u32; 8];
@@ -225,7 +217,7 @@ impl Position {
                 problems.insert(0, SetupProblem::TooManyKings { color, count });
             }
         }
-        if pos.kings[not_to_move.index()].is_none() {
+        if pos.kings == [None, None] {
             problems.insert(0, SetupProblem::MissingKing(not_to_move));
         }
         for color in Color::ALL {
@@ -341,17 +333,26 @@ impl Position {
         self.checkers.is_any()
     }
 
-    /// The side to move's pieces pinned to its own king.
+    /// The side to move's pieces pinned to its own king. Computed on each call: generators call
+    /// it once per generation.
     #[inline]
     pub fn pinned(&self) -> Bitboard {
-        self.pinned
+        let us = self.side;
+        match self.kings[us.index()] {
+            Some(k) => self.sole_blockers(k, us.flip(), self.occupied()) & self.by_color[us.index()],
+            None => Bitboard::EMPTY,
+        }
     }
 
     /// The side to move's pieces that give discovered check when they leave their line to the
-    /// enemy king.
+    /// enemy king. Computed on each call (it is needed only to find checking moves).
     #[inline]
     pub fn discoverers(&self) -> Bitboard {
-        self.discoverers
+        let us = self.side;
+        match self.kings[us.flip().index()] {
+            Some(k) => self.sole_blockers(k, us, self.occupied()) & self.by_color[us.index()],
+            None => Bitboard::EMPTY,
+        }
     }
 
     /// The moves played since the position was built, oldest first.
@@ -417,49 +418,41 @@ impl Position {
 
     fn update_check_info(&mut self) {
         let us = self.side;
-        let them = us.flip();
-        let occ = self.occupied();
-        let ours = self.by_color[us.index()];
-        (self.checkers, self.pinned) = match self.kings[us.index()] {
-            Some(k) => (self.attackers_to(them, k, occ), self.sole_blockers(k, them, occ) & ours),
-            None => (Bitboard::EMPTY, Bitboard::EMPTY),
-        };
-        self.discoverers = match self.kings[them.index()] {
-            Some(k) => self.sole_blockers(k, us, occ) & ours,
+        self.checkers = match self.kings[us.index()] {
+            Some(k) => self.attackers_to(us.flip(), k, self.occupied()),
             None => Bitboard::EMPTY,
         };
     }
 
+    /// Pieces of `attacker` whose sliding attack reaches `sq` (rook, bishop and lance lines).
+    #[inline]
+    fn slider_attackers_to(&self, attacker: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        ((attacks::rook_attacks(sq, occupied) & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+            | (attacks::bishop_attacks(sq, occupied) & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
+            | (attacks::lance_attacks(attacker.flip(), sq, occupied) & k(PieceKind::Lance)))
+            & self.by_color[attacker.index()]
+    }
+
     // ----- making moves -----
 
-    #[inline]
-    fn put(&mut self, p: Piece, sq: Square) {
-        self.board[sq.index()] = Some(p);
-        self.by_color[p.color().index()] ^= Bitboard::from_square(sq);
-        self.by_kind[p.kind().index()] ^= Bitboard::from_square(sq);
+    /// Puts or lifts `p` on `sq` in the board, bitboards and key (XOR toggles both ways).
+    #[inline(always)]
+    fn toggle(&mut self, p: Piece, sq: Square, present: bool) {
+        self.board[sq.index()] = if present { Some(p) } else { None };
+        let bb = Bitboard::from_square(sq);
+        self.by_color[p.color().index()] ^= bb;
+        self.by_kind[p.kind().index()] ^= bb;
         self.key ^= zobrist::piece_square(p, sq);
     }
 
-    #[inline]
-    fn remove(&mut self, p: Piece, sq: Square) {
-        self.board[sq.index()] = None;
-        self.by_color[p.color().index()] ^= Bitboard::from_square(sq);
-        self.by_kind[p.kind().index()] ^= Bitboard::from_square(sq);
-        self.key ^= zobrist::piece_square(p, sq);
-    }
-
-    #[inline]
-    fn hand_add(&mut self, color: Color, kind: PieceKind) {
-        let n = self.hands[color.index()].count(kind);
-        self.key ^= zobrist::hand(color, kind, n) ^ zobrist::hand(color, kind, n + 1);
-        self.hands[color.index()].add(kind);
-    }
-
-    #[inline]
-    fn hand_remove(&mut self, color: Color, kind: PieceKind) {
-        let n = self.hands[color.index()].count(kind);
-        self.key ^= zobrist::hand(color, kind, n) ^ zobrist::hand(color, kind, n - 1);
-        self.hands[color.index()].remove(kind);
+    /// As [`Position::toggle`] without the key, for undo (which restores the key saved).
+    #[inline(always)]
+    fn toggle_keyless(&mut self, p: Piece, sq: Square, present: bool) {
+        self.board[sq.index()] = if present { Some(p) } else { None };
+        let bb = Bitboard::from_square(sq);
+        self.by_color[p.color().index()] ^= bb;
+        self.by_kind[p.kind().index()] ^= bb;
     }
 
     /// Plays a legal move. The caller promises `self.is_legal(m)` (moves from the generators are);
@@ -468,44 +461,63 @@ impl Position {
     pub fn do_move(&mut self, m: Move) {
         debug_assert!(self.is_legal(m), "illegal move {m} in {}", self.to_sfen());
         let us = self.side;
+        let them = us.flip();
         let to = m.to();
-        let key_before = self.key;
-        let mut captured = None;
-        match m.from() {
+        let mut st = StateInfo { key: self.key, mv: m, captured: None, checkers: self.checkers };
+        // Whether the move may discover a check on the enemy king: only a piece leaving a line
+        // through that king can.
+        let mut may_discover = false;
+        let moved_kind = match m.from() {
             None => {
                 let kind = m.drop_kind().unwrap_or(PieceKind::Pawn);
-                self.hand_remove(us, kind);
-                self.put(Piece::new(us, kind), to);
+                let hand = &mut self.hands[us.index()];
+                let n = hand.count(kind);
+                hand.remove(kind);
+                self.key ^= zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n - 1);
+                self.toggle(Piece::new(us, kind), to, true);
+                kind
             }
             Some(from) => {
                 let Some(p) = self.board[from.index()] else {
                     unreachable!("no piece on {from} for {m}")
                 };
                 if let Some(c) = self.board[to.index()] {
-                    self.remove(c, to);
-                    self.hand_add(us, c.kind().unpromote());
-                    captured = Some(c);
+                    self.toggle(c, to, false);
+                    let kind = c.kind().unpromote();
+                    let hand = &mut self.hands[us.index()];
+                    let n = hand.count(kind);
+                    hand.add(kind);
+                    self.key ^= zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n + 1);
+                    st.captured = Some(c);
                 }
-                self.remove(p, from);
+                self.toggle(p, from, false);
                 let kind = if m.is_promotion() { p.kind().promote().unwrap_or(p.kind()) } else { p.kind() };
-                self.put(Piece::new(us, kind), to);
+                self.toggle(Piece::new(us, kind), to, true);
                 if kind == PieceKind::King {
                     self.kings[us.index()] = Some(to);
                 }
+                if let Some(ek) = self.kings[them.index()] {
+                    let l = line(ek, from);
+                    may_discover = l.is_any() && !l.contains(to);
+                }
+                kind
             }
-        }
-        self.history.push(StateInfo {
-            key: key_before,
-            mv: m,
-            captured,
-            checkers: self.checkers,
-            pinned: self.pinned,
-            discoverers: self.discoverers,
-        });
-        self.side = us.flip();
+        };
+        self.history.push(st);
+        self.side = them;
         self.key ^= zobrist::SIDE;
         self.ply += 1;
-        self.update_check_info();
+        // Checkers of the side now to move (`them`): the moved piece, or a slider it uncovered.
+        self.checkers = Bitboard::EMPTY;
+        if let Some(k) = self.kings[them.index()] {
+            let occ = self.occupied();
+            if moved_kind != PieceKind::King && attacks::attacks_square(us, moved_kind, to, k, occ) {
+                self.checkers = Bitboard::from_square(to);
+            }
+            if may_discover {
+                self.checkers |= self.slider_attackers_to(us, k, occ);
+            }
+        }
     }
 
     /// Takes back the last move played. Returns it, or `None` if no move was played since the
@@ -520,27 +532,25 @@ impl Position {
         match m.from() {
             None => {
                 let kind = m.drop_kind().unwrap_or(PieceKind::Pawn);
-                self.remove(Piece::new(us, kind), to);
-                self.hand_add(us, kind);
+                self.toggle_keyless(Piece::new(us, kind), to, false);
+                self.hands[us.index()].add(kind);
             }
             Some(from) => {
-                let Some(p) = self.board[to.index()] else { unreachable!() };
-                self.remove(p, to);
+                let Some(p) = self.board[to.index()] else { unreachable!("no piece on {to} to undo {m}") };
+                self.toggle_keyless(p, to, false);
                 let kind = if m.is_promotion() { p.kind().unpromote() } else { p.kind() };
-                self.put(Piece::new(us, kind), from);
+                self.toggle_keyless(Piece::new(us, kind), from, true);
                 if kind == PieceKind::King {
                     self.kings[us.index()] = Some(from);
                 }
                 if let Some(c) = st.captured {
-                    self.hand_remove(us, c.kind().unpromote());
-                    self.put(c, to);
+                    self.hands[us.index()].remove(c.kind().unpromote());
+                    self.toggle_keyless(c, to, true);
                 }
             }
         }
         self.key = st.key;
         self.checkers = st.checkers;
-        self.pinned = st.pinned;
-        self.discoverers = st.discoverers;
         Some(m)
     }
 }

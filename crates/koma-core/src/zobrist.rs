@@ -15,21 +15,23 @@ const fn splitmix(state: u64) -> (u64, u64) {
 }
 
 struct Keys {
-    board: [[u64; 81]; 28],
+    /// Indexed by the piece's byte (kind + 1 + 16 * colour); rows 0, 15, 16 and 31 unused.
+    board: [[u64; 81]; 32],
     hand: [[[u64; 19]; 7]; 2],
     side: u64,
 }
 
 static KEYS: Keys = {
     let mut state = 0x6B6F_6D61_u64; // "koma"
-    let mut board = [[0u64; 81]; 28];
+    let mut board = [[0u64; 81]; 32];
     let mut p = 0;
     while p < 28 {
+        let row = p % 14 + 1 + 16 * (p / 14);
         let mut s = 0;
         while s < 81 {
             let (ns, k) = splitmix(state);
             state = ns;
-            board[p][s] = k;
+            board[row][s] = k;
             s += 1;
         }
         p += 1;
@@ -60,7 +62,7 @@ pub const SIDE: u64 = KEYS.side;
 /// The key of `piece` standing on `sq`.
 #[inline]
 pub fn piece_square(piece: Piece, sq: Square) -> u64 {
-    KEYS.board[piece.color().index() * 14 + piece.kind().index()][sq.index()]
+    KEYS.board[piece.raw()][sq.index()]
 }
 
 /// The key of `color` holding exactly `count` pieces of hand kind `kind` (0 for a zero count).
@@ -75,7 +77,8 @@ mod tests {
 
     #[test]
     fn keys_are_distinct_and_nonzero() {
-        let mut all: Vec<u64> = KEYS.board.iter().flatten().copied().collect();
+        let rows = [1..15, 17..31];
+        let mut all: Vec<u64> = rows.into_iter().flatten().flat_map(|r| KEYS.board[r]).collect();
         all.extend(KEYS.hand.iter().flatten().flat_map(|h| h[1..].iter().copied()));
         all.push(SIDE);
         assert!(all.iter().all(|&k| k != 0));

@@ -9,6 +9,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd_core;
+mod cmd_hasami;
+mod cmd_place;
+mod cmd_record;
 
 /// An error rendered for a person at the edge of the program.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
@@ -26,8 +29,14 @@ enum Command {
     Perft(cmd_core::PerftArgs),
     /// List the legal moves of a position.
     Moves(cmd_core::MovesArgs),
-    /// Draw a position as a board diagram.
-    Show(cmd_core::ShowArgs),
+    /// Convert a game record or problem file between CSA, KIF, KI2, USI, SFEN and BOD.
+    Convert(cmd_record::ConvertArgs),
+    /// Draw a position (SFEN, USI position string or record file) as a board diagram.
+    Show(cmd_record::ShowArgs),
+    /// Hasami shogi (挟み将棋): train, arena, play and engine.
+    Hasami(cmd_hasami::HasamiArgs),
+    /// Place pieces so that none attacks another (利かずの駒並べ): count, enumerate, settle.
+    Place(cmd_place::PlaceArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,7 +44,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => cmd_core::perft(args),
         Command::Moves(args) => cmd_core::moves(args),
-        Command::Show(args) => cmd_core::show(args),
+        Command::Convert(args) => cmd_record::convert(args),
+        Command::Show(args) => cmd_record::show(args),
+        Command::Hasami(args) => cmd_hasami::run(args),
+        Command::Place(args) => cmd_place::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,160 @@
+//! `koma perft` and `koma moves`: the rules engine from the command line.
+
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use koma_core::{perft, usi, Move, MoveFilter, NonPromotions, Position};
+
+use crate::CliError;
+
+/// Reads a position given as words on the command line: `startpos`, an SFEN (quoted or not), or
+/// a USI `position ... moves ...` string.
+pub fn position_from_words(words: &[String]) -> Result<Position, CliError> {
+    let text = words.join(" ");
+    let text = if text.trim().is_empty() { "startpos" } else { text.as_str() };
+    Ok(usi::parse_position(text)?)
+}
+
+/// Arguments of `koma perft`.
+#[derive(Args)]
+pub struct PerftArgs {
+    /// Start from this SFEN instead of the start position.
+    #[arg(long)]
+    sfen: Option<String>,
+    /// Moves (USI) to play from the start position or the SFEN first.
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+    /// Depth in plies.
+    #[arg(long, short)]
+    depth: u32,
+    /// Print the count below each legal move.
+    #[arg(long)]
+    divide: bool,
+    /// Worker threads (root moves are shared among them).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Make and unmake every move down to the leaves instead of counting the last ply in bulk.
+    #[arg(long)]
+    materialized: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `koma perft`.
+pub fn perft(args: PerftArgs) -> Result<(), CliError> {
+    let mut pos = match &args.sfen {
+        Some(s) => Position::from_sfen(s)?,
+        None => Position::startpos(),
+    };
+    usi::apply_moves(&mut pos, args.moves.iter().map(String::as_str))?;
+    if args.threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let start = Instant::now();
+    let count = |p: &Position, d: u32| {
+        if args.materialized { perft::perft_materialized(p, d) } else { perft::perft(p, d) }
+    };
+    let root: Vec<(Move, u64)> = if args.depth == 0 {
+        Vec::new()
+    } else {
+        per_root_move(&pos, args.depth, args.threads, &count)
+    };
+    let nodes = if args.depth == 0 { 1 } else { root.iter().map(|&(_, n)| n).sum() };
+    let secs = start.elapsed().as_secs_f64();
+    let mnps = nodes as f64 / secs.max(1e-9) / 1e6;
+    if args.json {
+        let divide: serde_json::Map<String, serde_json::Value> =
+            root.iter().map(|(m, n)| (m.to_string(), (*n).into())).collect();
+        let mut out = serde_json::json!({
+            "sfen": pos.to_sfen(), "depth": args.depth, "nodes": nodes,
+            "seconds": secs, "mnps": mnps, "threads": args.threads, "materialized": args.materialized,
+        });
+        if args.divide {
+            out["divide"] = divide.into();
+        }
+        println!("{out}");
+    } else {
+        if args.divide {
+            for (m, n) in &root {
+                println!("{m}: {n}");
+            }
+        }
+        println!("nodes {nodes}  time {secs:.3} s  {mnps:.1} Mnps");
+    }
+    Ok(())
+}
+
+/// Counts below each root move, sharing the root moves among `threads` workers.
+fn per_root_move(pos: &Position, depth: u32, threads: usize, count: &(dyn Fn(&Position, u32) -> u64 + Sync)) -> Vec<(Move, u64)> {
+    let moves: Vec<Move> = pos.legal_moves().to_vec();
+    let mut results = vec![0u64; moves.len()];
+    std::thread::scope(|s| {
+        let chunks: Vec<_> = results.chunks_mut(moves.len().div_ceil(threads).max(1)).collect();
+        let mut offset = 0;
+        for chunk in chunks {
+            let first = offset;
+            offset += chunk.len();
+            let moves = &moves;
+            s.spawn(move || {
+                let mut p = pos.clone();
+                for (i, slot) in chunk.iter_mut().enumerate() {
+                    p.do_move(moves[first + i]);
+                    *slot = count(&p, depth - 1);
+                    p.undo_move();
+                }
+            });
+        }
+    });
+    moves.into_iter().zip(results).collect()
+}
+
+/// Which moves `koma moves` lists.
+#[derive(Clone, Copy, ValueEnum)]
+enum Filter {
+    All,
+    Checks,
+    Evasions,
+    Captures,
+    Quiets,
+}
+
+/// Arguments of `koma moves`.
+#[derive(Args)]
+pub struct MovesArgs {
+    /// The position: an SFEN, `startpos`, or a USI `position ... moves ...` string.
+    #[arg(required = true, num_args = 1.., value_name = "POSITION")]
+    position: Vec<String>,
+    /// Which moves to list.
+    #[arg(long, value_enum, default_value = "all")]
+    filter: Filter,
+    /// Leave out non-promotions that are never better than promoting.
+    #[arg(long)]
+    skip_useless: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `koma moves`.
+pub fn moves(args: MovesArgs) -> Result<(), CliError> {
+    let pos = position_from_words(&args.position)?;
+    let filter = match args.filter {
+        Filter::All => MoveFilter::All,
+        Filter::Checks => MoveFilter::Checks,
+        Filter::Evasions => MoveFilter::Evasions,
+        Filter::Captures => MoveFilter::Captures,
+        Filter::Quiets => MoveFilter::Quiets,
+    };
+    let nonpro = if args.skip_useless { NonPromotions::SkipUseless } else { NonPromotions::All };
+    let mut list = Vec::new();
+    pos.generate(filter, nonpro, |m| list.push(m));
+    let usi: Vec<String> = list.iter().map(Move::to_string).collect();
+    if args.json {
+        println!("{}", serde_json::json!({ "sfen": pos.to_sfen(), "count": usi.len(), "moves": usi }));
+    } else {
+        println!("{}", usi.join(" "));
+        println!("{} moves", usi.len());
+    }
+    Ok(())
+}
