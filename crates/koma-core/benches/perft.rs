@@ -8,11 +8,14 @@
 use std::hint::black_box;
 use std::ops::ControlFlow;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use koma_core::{perft, Position};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use koma_core::{Position, perft};
 
 fn depth() -> u32 {
-    std::env::var("KOMA_PERFT_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(5)
+    std::env::var("KOMA_PERFT_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(5)
 }
 
 const NODES: [u64; 7] = [1, 30, 900, 25_470, 719_731, 19_861_490, 547_581_517];

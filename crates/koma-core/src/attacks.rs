@@ -14,12 +14,30 @@ const PAWN_D: &[Delta] = &[(0, -1)];
 const KNIGHT_D: &[Delta] = &[(1, -2), (-1, -2)];
 const SILVER_D: &[Delta] = &[(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
 const GOLD_D: &[Delta] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
-const KING_D: &[Delta] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+const KING_D: &[Delta] = &[
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
 
 /// The eight slider directions: the first four increase the square index along the ray, the last
 /// four decrease it. Order: down, left, down-left, up-left, up, right, up-right, down-right
 /// (as Black sees the board).
-const DIRS: [Delta; 8] = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)];
+const DIRS: [Delta; 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (1, -1),
+    (0, -1),
+    (-1, 0),
+    (-1, -1),
+    (-1, 1),
+];
 const DOWN: usize = 0;
 const LEFT: usize = 1;
 const DOWN_LEFT: usize = 2;
@@ -32,7 +50,11 @@ const DOWN_RIGHT: usize = 7;
 const fn offset(sq: usize, d: Delta) -> Option<usize> {
     let f = (sq / 9) as i32 + d.0 as i32;
     let r = (sq % 9) as i32 + d.1 as i32;
-    if f >= 0 && f < 9 && r >= 0 && r < 9 { Some((f * 9 + r) as usize) } else { None }
+    if f >= 0 && f < 9 && r >= 0 && r < 9 {
+        Some((f * 9 + r) as usize)
+    } else {
+        None
+    }
 }
 
 const fn steps(sq: usize, deltas: &[Delta], color: usize) -> u128 {
@@ -112,7 +134,12 @@ static PSEUDO: [[[Bitboard; 81]; 14]; 2] = {
             while sq < 81 {
                 let slide = match k {
                     1 => RAYS[if c == 0 { UP } else { DOWN }][sq],
-                    4 | 12 => RAYS[UP_LEFT][sq] | RAYS[UP_RIGHT][sq] | RAYS[DOWN_LEFT][sq] | RAYS[DOWN_RIGHT][sq],
+                    4 | 12 => {
+                        RAYS[UP_LEFT][sq]
+                            | RAYS[UP_RIGHT][sq]
+                            | RAYS[DOWN_LEFT][sq]
+                            | RAYS[DOWN_RIGHT][sq]
+                    }
                     5 | 13 => RAYS[UP][sq] | RAYS[DOWN][sq] | RAYS[LEFT][sq] | RAYS[RIGHT][sq],
                     _ => 0,
                 };
@@ -201,12 +228,59 @@ fn ray_attacks(dir: usize, sq: Square, occupied: Bitboard) -> u128 {
     }
 }
 
+/// `FILE_TABLE[rank][inner]`: the squares of a file (bit 0 = rank a) that a rook on `rank`
+/// reaches along the file when the file's seven inner squares (ranks b..h) hold `inner`.
+static FILE_TABLE: [[u16; 128]; 9] = {
+    let mut t = [[0u16; 128]; 9];
+    let mut r = 0;
+    while r < 9 {
+        let mut inner = 0;
+        while inner < 128 {
+            let occ = (inner as u32) << 1;
+            let mut bits = 0u16;
+            let mut i = r as i32 - 1;
+            while i >= 0 {
+                bits |= 1 << i;
+                if occ >> i & 1 != 0 {
+                    break;
+                }
+                i -= 1;
+            }
+            let mut i = r + 1;
+            while i < 9 {
+                bits |= 1 << i;
+                if occ >> i & 1 != 0 {
+                    break;
+                }
+                i += 1;
+            }
+            t[r][inner] = bits;
+            inner += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// Squares reached along the file of `sq`, both ways. By default two branch-free ray scans; with
+/// the `slider-file-table` feature, a table indexed by the file's seven inner squares (a file is
+/// nine consecutive bits). Both measured equal within noise; see docs/DECISIONS.md.
+#[inline(always)]
+fn file_attacks(sq: Square, occupied: Bitboard) -> u128 {
+    if !cfg!(feature = "slider-file-table") {
+        return ray_attacks(UP, sq, occupied) | ray_attacks(DOWN, sq, occupied);
+    }
+    let s = sq.index();
+    let base = s - s % 9;
+    let inner = (occupied.0 >> (base + 1)) as usize & 0x7F;
+    (FILE_TABLE[s % 9][inner] as u128) << base
+}
+
 /// Squares a rook on `sq` attacks with `occupied` blocking (blockers themselves included).
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(
-        ray_attacks(UP, sq, occupied)
-            | ray_attacks(DOWN, sq, occupied)
+        file_attacks(sq, occupied)
             | ray_attacks(LEFT, sq, occupied)
             | ray_attacks(RIGHT, sq, occupied),
     )
@@ -226,10 +300,14 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 /// Squares a lance of `color` on `sq` attacks with `occupied` blocking.
 #[inline]
 pub fn lance_attacks(color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(match color {
-        Color::Black => ray_attacks(UP, sq, occupied),
-        Color::White => ray_attacks(DOWN, sq, occupied),
-    })
+    let dir = match color {
+        Color::Black => UP,
+        Color::White => DOWN,
+    };
+    if !cfg!(feature = "slider-file-table") {
+        return Bitboard(ray_attacks(dir, sq, occupied));
+    }
+    Bitboard(file_attacks(sq, occupied) & RAYS[dir][sq.index()])
 }
 
 /// Squares a rook on `sq` would attack on an empty board.
@@ -283,8 +361,15 @@ pub fn pseudo_attacks(color: Color, kind: PieceKind, sq: Square) -> Bitboard {
 /// Whether a piece of `color` and `kind` on `from` attacks `target` with `occupied` blocking:
 /// one table lookup, and for a distant target one more to see that the line between is empty.
 #[inline]
-pub fn attacks_square(color: Color, kind: PieceKind, from: Square, target: Square, occupied: Bitboard) -> bool {
-    pseudo_attacks(color, kind, from).contains(target) && (between(from, target) & occupied).is_empty()
+pub fn attacks_square(
+    color: Color,
+    kind: PieceKind,
+    from: Square,
+    target: Square,
+    occupied: Bitboard,
+) -> bool {
+    pseudo_attacks(color, kind, from).contains(target)
+        && (between(from, target) & occupied).is_empty()
 }
 
 #[cfg(test)]
@@ -322,8 +407,14 @@ mod tests {
                 let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
                 assert_eq!(rook_attacks(sq, occ), slow_slider(sq, occ, &rook));
                 assert_eq!(bishop_attacks(sq, occ), slow_slider(sq, occ, &bishop));
-                assert_eq!(lance_attacks(Color::Black, sq, occ), slow_slider(sq, occ, &[(0, -1)]));
-                assert_eq!(lance_attacks(Color::White, sq, occ), slow_slider(sq, occ, &[(0, 1)]));
+                assert_eq!(
+                    lance_attacks(Color::Black, sq, occ),
+                    slow_slider(sq, occ, &[(0, -1)])
+                );
+                assert_eq!(
+                    lance_attacks(Color::White, sq, occ),
+                    slow_slider(sq, occ, &[(0, 1)])
+                );
             }
         }
     }

@@ -140,7 +140,11 @@ impl Bitboard {
     /// The square with the lowest index, if any.
     #[inline]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(Square::new_unchecked(self.0.trailing_zeros() as u8)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::new_unchecked(self.0.trailing_zeros() as u8))
+        }
     }
 
     /// The square with the highest index, if any.

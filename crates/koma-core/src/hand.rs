@@ -34,7 +34,11 @@ impl Hand {
     #[inline]
     pub const fn count(self, kind: PieceKind) -> u8 {
         let i = kind as usize;
-        if i < 7 { ((self.0 >> SHIFT[i]) & MASK[i]) as u8 } else { 0 }
+        if i < 7 {
+            ((self.0 >> SHIFT[i]) & MASK[i]) as u8
+        } else {
+            0
+        }
     }
 
     /// Whether any piece of `kind` is held.
@@ -69,7 +73,9 @@ impl Hand {
             return None;
         }
         let i = kind as usize;
-        Some(Hand((self.0 & !(MASK[i] << SHIFT[i])) | (count as u32) << SHIFT[i]))
+        Some(Hand(
+            (self.0 & !(MASK[i] << SHIFT[i])) | (count as u32) << SHIFT[i],
+        ))
     }
 
     /// Whether this hand holds at least as many of every kind as `other` (優越関係).

@@ -31,12 +31,12 @@ mod hand;
 mod movegen;
 mod moves;
 pub mod perft;
-pub mod usi;
 mod piece;
 mod position;
 mod setup;
 mod square;
 mod status;
+pub mod usi;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

@@ -82,7 +82,12 @@ impl MoveSet {
     #[inline]
     pub fn for_each(self, mut f: impl FnMut(Move)) {
         match self {
-            MoveSet::Board { from, promote, stay, .. } => {
+            MoveSet::Board {
+                from,
+                promote,
+                stay,
+                ..
+            } => {
                 for to in promote {
                     f(Move::board(from, to, true));
                 }
@@ -134,7 +139,12 @@ impl Position {
     /// Calls `f` with every group of legal moves of `filter` that share an origin (see
     /// [`MoveSet`]). No set is empty. [`MoveFilter::Checks`] is not grouped: each checking move
     /// comes as a set of one.
-    pub fn generate_sets(&self, filter: MoveFilter, nonpro: NonPromotions, mut f: impl FnMut(MoveSet)) {
+    pub fn generate_sets(
+        &self,
+        filter: MoveFilter,
+        nonpro: NonPromotions,
+        mut f: impl FnMut(MoveSet),
+    ) {
         let full = nonpro == NonPromotions::All;
         let us = self.side_to_move();
         let ours = self.pieces_of(us);
@@ -155,7 +165,9 @@ impl Position {
     /// The number of legal moves, counted without building a list (perft's leaf count).
     pub fn count_legal_moves(&self) -> u64 {
         let mut n = 0u64;
-        self.generate_sets(MoveFilter::All, NonPromotions::All, |set| n += set.len() as u64);
+        self.generate_sets(MoveFilter::All, NonPromotions::All, |set| {
+            n += set.len() as u64
+        });
         n
     }
 
@@ -168,7 +180,13 @@ impl Position {
 
     /// Generates legal moves whose destination is in `board_targets` (board moves and king moves)
     /// or `drop_targets` (drops), applying check evasion, pins and every drop rule.
-    fn gen_targets(&self, board_targets: Bitboard, drop_targets: Bitboard, full: bool, f: &mut impl FnMut(MoveSet)) {
+    fn gen_targets(
+        &self,
+        board_targets: Bitboard,
+        drop_targets: Bitboard,
+        full: bool,
+        f: &mut impl FnMut(MoveSet),
+    ) {
         let us = self.side_to_move();
         let king = self.king(us);
         if let Some(k) = king {
@@ -180,7 +198,10 @@ impl Position {
                     return;
                 }
                 let block = between(k, checker);
-                (board_targets & (block | Bitboard::from_square(checker)), drop_targets & block)
+                (
+                    board_targets & (block | Bitboard::from_square(checker)),
+                    drop_targets & block,
+                )
             }
             _ => (board_targets, drop_targets),
         };
@@ -198,7 +219,12 @@ impl Position {
             }
         }
         if stay.is_any() {
-            f(MoveSet::Board { kind: PieceKind::King, from: k, promote: Bitboard::EMPTY, stay });
+            f(MoveSet::Board {
+                kind: PieceKind::King,
+                from: k,
+                promote: Bitboard::EMPTY,
+                stay,
+            });
         }
     }
 
@@ -206,7 +232,14 @@ impl Position {
     /// `pinned` on their line to the king. One loop per kind, so each loop knows its attack
     /// function and promotion rule at compile time.
     #[inline]
-    fn gen_board(&self, from_mask: Bitboard, targets: Bitboard, pinned: Bitboard, full: bool, f: &mut impl FnMut(MoveSet)) {
+    fn gen_board(
+        &self,
+        from_mask: Bitboard,
+        targets: Bitboard,
+        pinned: Bitboard,
+        full: bool,
+        f: &mut impl FnMut(MoveSet),
+    ) {
         use PieceKind::*;
         let us = self.side_to_move();
         let occ = self.occupied();
@@ -247,10 +280,18 @@ impl Position {
             one(Rook, from, attacks::rook_attacks(from, occ));
         }
         for from in of(Horse) {
-            one(Horse, from, attacks::bishop_attacks(from, occ) | king_attacks(from));
+            one(
+                Horse,
+                from,
+                attacks::bishop_attacks(from, occ) | king_attacks(from),
+            );
         }
         for from in of(Dragon) {
-            one(Dragon, from, attacks::rook_attacks(from, occ) | king_attacks(from));
+            one(
+                Dragon,
+                from,
+                attacks::rook_attacks(from, occ) | king_attacks(from),
+            );
         }
     }
 
@@ -307,7 +348,9 @@ impl Position {
     fn is_pawn_drop_mate(&self, to: Square) -> bool {
         let us = self.side_to_move();
         let them = us.flip();
-        let Some(k) = self.king(them) else { return false };
+        let Some(k) = self.king(them) else {
+            return false;
+        };
         let occ = self.occupied().with(to);
         let occ_no_king = occ.without(k);
         // The king takes the pawn if nothing defends it.
@@ -335,10 +378,22 @@ impl Position {
         match m.from() {
             Some(from) => {
                 let kind = self.piece_at(from).map_or(PieceKind::King, |p| p.kind());
-                let (promote, stay) = if m.is_promotion() { (to, Bitboard::EMPTY) } else { (Bitboard::EMPTY, to) };
-                MoveSet::Board { kind, from, promote, stay }
+                let (promote, stay) = if m.is_promotion() {
+                    (to, Bitboard::EMPTY)
+                } else {
+                    (Bitboard::EMPTY, to)
+                };
+                MoveSet::Board {
+                    kind,
+                    from,
+                    promote,
+                    stay,
+                }
             }
-            None => MoveSet::Drop { kind: m.drop_kind().unwrap_or(PieceKind::Pawn), to },
+            None => MoveSet::Drop {
+                kind: m.drop_kind().unwrap_or(PieceKind::Pawn),
+                to,
+            },
         }
     }
 
@@ -346,7 +401,9 @@ impl Position {
     /// destinations from which some piece could attack the king) through [`Position::gives_check`].
     fn gen_checks(&self, full: bool, f: &mut impl FnMut(Move)) {
         let us = self.side_to_move();
-        let Some(ek) = self.king(us.flip()) else { return };
+        let Some(ek) = self.king(us.flip()) else {
+            return;
+        };
         let disc = self.discoverers();
         let mut filtered = |set: MoveSet| {
             set.for_each(|m| {
@@ -390,14 +447,18 @@ impl Position {
         let to = m.to();
         match m.from() {
             None => {
-                let Some(kind) = m.drop_kind() else { return false };
+                let Some(kind) = m.drop_kind() else {
+                    return false;
+                };
                 self.hand(us).has(kind)
                     && self.piece_at(to).is_none()
                     && allowed_ranks(us, kind).contains(to)
                     && (kind != PieceKind::Pawn || !self.pawn_files(us).contains(to))
             }
             Some(from) => {
-                let Some(p) = self.piece_at(from) else { return false };
+                let Some(p) = self.piece_at(from) else {
+                    return false;
+                };
                 if p.color() != us || self.pieces_of(us).contains(to) {
                     return false;
                 }
@@ -405,7 +466,8 @@ impl Position {
                     return false;
                 }
                 if m.is_promotion() {
-                    p.kind().can_promote() && (from.in_promotion_zone(us) || to.in_promotion_zone(us))
+                    p.kind().can_promote()
+                        && (from.in_promotion_zone(us) || to.in_promotion_zone(us))
                 } else {
                     allowed_ranks(us, p.kind()).contains(to)
                 }
@@ -432,7 +494,9 @@ impl Position {
         }
         let Some(k) = self.king(us) else { return true };
         if m.from() == Some(k) {
-            return self.attackers_to(us.flip(), to, self.occupied().without(k)).is_empty();
+            return self
+                .attackers_to(us.flip(), to, self.occupied().without(k))
+                .is_empty();
         }
         if let Some(checker) = self.checkers().first() {
             if self.checkers().has_more_than_one() {
@@ -464,12 +528,20 @@ impl Position {
         let to = m.to();
         match m.from() {
             None => {
-                let Some(kind) = m.drop_kind() else { return false };
+                let Some(kind) = m.drop_kind() else {
+                    return false;
+                };
                 attacks::attacks_square(us, kind, to, ek, self.occupied())
             }
             Some(from) => {
-                let Some(p) = self.piece_at(from) else { return false };
-                let kind = if m.is_promotion() { p.kind().promote().unwrap_or(p.kind()) } else { p.kind() };
+                let Some(p) = self.piece_at(from) else {
+                    return false;
+                };
+                let kind = if m.is_promotion() {
+                    p.kind().promote().unwrap_or(p.kind())
+                } else {
+                    p.kind()
+                };
                 let occ = self.occupied().without(from).with(to);
                 (kind != PieceKind::King && attacks::attacks_square(us, kind, to, ek, occ))
                     || (discoverers.contains(from) && !line(ek, from).contains(to))
@@ -500,7 +572,10 @@ fn allowed_ranks(color: Color, kind: PieceKind) -> Bitboard {
         Bitboard(!(Bitboard::rank_mask(a).0 | Bitboard::rank_mask(b).0) & Bitboard::FULL.0)
     }
     // [colour][0: pawn and lance, 1: knight]
-    const ALLOWED: [[Bitboard; 2]; 2] = [[not_ranks(1, 1), not_ranks(1, 2)], [not_ranks(9, 9), not_ranks(9, 8)]];
+    const ALLOWED: [[Bitboard; 2]; 2] = [
+        [not_ranks(1, 1), not_ranks(1, 2)],
+        [not_ranks(9, 9), not_ranks(9, 8)],
+    ];
     match kind {
         PieceKind::Pawn | PieceKind::Lance => ALLOWED[color.index()][0],
         PieceKind::Knight => ALLOWED[color.index()][1],
@@ -521,7 +596,12 @@ fn board_set(us: Color, kind: PieceKind, from: Square, dests: Bitboard, full: bo
     const LAST2: [Bitboard; 2] = [ranks(1, 2, 2), ranks(8, 9, 9)];
     let c = us.index();
     if !kind.can_promote() {
-        return MoveSet::Board { kind, from, promote: Bitboard::EMPTY, stay: dests };
+        return MoveSet::Board {
+            kind,
+            from,
+            promote: Bitboard::EMPTY,
+            stay: dests,
+        };
     }
     let from_zone = ZONE[c].contains(from);
     let promote = if from_zone { dests } else { dests & ZONE[c] };
@@ -535,5 +615,10 @@ fn board_set(us: Color, kind: PieceKind, from: Square, dests: Bitboard, full: bo
         _ if from_zone => Bitboard::EMPTY,
         _ => dests & !ZONE[c],
     };
-    MoveSet::Board { kind, from, promote, stay }
+    MoveSet::Board {
+        kind,
+        from,
+        promote,
+        stay,
+    }
 }

@@ -34,7 +34,8 @@ impl Move {
         if from.index() == to.index() {
             return None;
         }
-        let raw = to.index() as u16 | (from.index() as u16) << 7 | if promote { PROMOTE } else { 0 };
+        let raw =
+            to.index() as u16 | (from.index() as u16) << 7 | if promote { PROMOTE } else { 0 };
         match NonZeroU16::new(raw) {
             Some(n) => Some(Move(n)),
             None => None,
@@ -44,7 +45,8 @@ impl Move {
     /// A board move; the caller promises `from != to`.
     #[inline]
     pub(crate) const fn board(from: Square, to: Square, promote: bool) -> Move {
-        let raw = to.index() as u16 | (from.index() as u16) << 7 | if promote { PROMOTE } else { 0 };
+        let raw =
+            to.index() as u16 | (from.index() as u16) << 7 | if promote { PROMOTE } else { 0 };
         match NonZeroU16::new(raw) {
             Some(n) => Move(n),
             None => unreachable!(),
@@ -79,7 +81,11 @@ impl Move {
     #[inline]
     pub const fn from(self) -> Option<Square> {
         let f = (self.0.get() >> 7) & 0x7F;
-        if f < 81 { Some(Square::new_unchecked(f as u8)) } else { None }
+        if f < 81 {
+            Some(Square::new_unchecked(f as u8))
+        } else {
+            None
+        }
     }
 
     /// Whether this is a drop (打).
@@ -92,7 +98,11 @@ impl Move {
     #[inline]
     pub const fn drop_kind(self) -> Option<PieceKind> {
         let f = ((self.0.get() >> 7) & 0x7F) as usize;
-        if f >= 81 { PieceKind::from_index(f - 81) } else { None }
+        if f >= 81 {
+            PieceKind::from_index(f - 81)
+        } else {
+            None
+        }
     }
 
     /// Whether the moving piece promotes (成).
@@ -133,7 +143,12 @@ impl fmt::Display for Move {
             Some(kind) => write!(f, "{}*{}", kind.sfen_letter(), self.to()),
             None => {
                 let from = self.from().ok_or(fmt::Error)?;
-                write!(f, "{from}{}{}", self.to(), if self.is_promotion() { "+" } else { "" })
+                write!(
+                    f,
+                    "{from}{}{}",
+                    self.to(),
+                    if self.is_promotion() { "+" } else { "" }
+                )
             }
         }
     }
@@ -160,7 +175,10 @@ impl FromStr for Move {
 
     /// Reads USI move notation (`7g7f`, `8h2b+`, `P*5e`) without looking at a position.
     fn from_str(s: &str) -> Result<Move, ParseMoveError> {
-        let err = |reason| ParseMoveError { text: s.to_owned(), reason };
+        let err = |reason| ParseMoveError {
+            text: s.to_owned(),
+            reason,
+        };
         let b = s.as_bytes();
         if b.len() == 4 && b[1] == b'*' {
             let kind = PieceKind::from_sfen_letter(b[0] as char)
@@ -174,8 +192,14 @@ impl FromStr for Move {
             5 if b[4] == b'+' => true,
             _ => return Err(err("expected like 7g7f, 8h2b+ or P*5e")),
         };
-        let from: Square = s.get(0..2).and_then(|t| t.parse().ok()).ok_or(err("bad origin square"))?;
-        let to: Square = s.get(2..4).and_then(|t| t.parse().ok()).ok_or(err("bad destination square"))?;
+        let from: Square = s
+            .get(0..2)
+            .and_then(|t| t.parse().ok())
+            .ok_or(err("bad origin square"))?;
+        let to: Square = s
+            .get(2..4)
+            .and_then(|t| t.parse().ok())
+            .ok_or(err("bad destination square"))?;
         Move::new(from, to, promote).ok_or(err("origin and destination are the same square"))
     }
 }
@@ -203,7 +227,10 @@ impl MoveList {
     /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
-        MoveList { len: 0, moves: [const { MaybeUninit::uninit() }; MAX_MOVES] }
+        MoveList {
+            len: 0,
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
+        }
     }
 
     /// Appends a move. Panics if the list already holds [`MAX_MOVES`] moves, which legal move
@@ -283,7 +310,9 @@ mod tests {
             assert_eq!(m.to_string(), s);
             assert_eq!(Move::from_bits(m.bits()), Some(m));
         }
-        for bad in ["", "7g7g", "K*5e", "p*5e", "P*5j", "7g7", "0a1a", "7g7f=", "7g7f++"] {
+        for bad in [
+            "", "7g7g", "K*5e", "p*5e", "P*5j", "7g7", "0a1a", "7g7f=", "7g7f++",
+        ] {
             assert!(bad.parse::<Move>().is_err(), "{bad}");
         }
     }

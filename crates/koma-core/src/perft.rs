@@ -59,7 +59,11 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .iter()
         .map(|&m| {
             pos.do_move(m);
-            let n = if depth <= 1 { 1 } else { perft_bulk(&mut pos, depth - 1) };
+            let n = if depth <= 1 {
+                1
+            } else {
+                perft_bulk(&mut pos, depth - 1)
+            };
             pos.undo_move();
             (m, n)
         })

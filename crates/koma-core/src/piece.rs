@@ -77,7 +77,11 @@ impl PieceKind {
     /// The kind with this number, if it is below 14.
     #[inline]
     pub const fn from_index(i: usize) -> Option<PieceKind> {
-        if i < 14 { Some(PieceKind::ALL[i]) } else { None }
+        if i < 14 {
+            Some(PieceKind::ALL[i])
+        } else {
+            None
+        }
     }
 
     /// The number 0..14 used to index per-kind tables.
@@ -101,14 +105,22 @@ impl PieceKind {
     /// The promoted kind, or `None` for gold, king and promoted kinds.
     #[inline]
     pub const fn promote(self) -> Option<PieceKind> {
-        if self.can_promote() { PieceKind::from_index(self as usize + 8) } else { None }
+        if self.can_promote() {
+            PieceKind::from_index(self as usize + 8)
+        } else {
+            None
+        }
     }
 
     /// The base kind: a promoted kind demoted, any other kind unchanged. A captured piece goes to
     /// hand as its base kind.
     #[inline]
     pub const fn unpromote(self) -> PieceKind {
-        if self.is_promoted() { PieceKind::ALL[self as usize - 8] } else { self }
+        if self.is_promoted() {
+            PieceKind::ALL[self as usize - 8]
+        } else {
+            self
+        }
     }
 
     /// Whether this kind moves like a gold (gold and the four small promoted kinds).
@@ -229,7 +241,11 @@ impl Piece {
     /// The colour.
     #[inline]
     pub const fn color(self) -> Color {
-        if self.0.get() >= 16 { Color::White } else { Color::Black }
+        if self.0.get() >= 16 {
+            Color::White
+        } else {
+            Color::Black
+        }
     }
 
     /// The kind.
@@ -255,6 +271,10 @@ impl Piece {
             Color::Black => letter,
             Color::White => letter.to_ascii_lowercase(),
         };
-        if self.kind().is_promoted() { format!("+{letter}") } else { letter.to_string() }
+        if self.kind().is_promoted() {
+            format!("+{letter}")
+        } else {
+            letter.to_string()
+        }
     }
 }

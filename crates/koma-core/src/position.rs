@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::attacks::{self, between, king_attacks, line};
-use crate::{zobrist, Bitboard, Color, Hand, Move, Piece, PieceKind, Setup, SfenError, Square};
+use crate::{Bitboard, Color, Hand, Move, Piece, PieceKind, Setup, SfenError, Square, zobrist};
 
 /// One reason a [`Setup`] is not a legal position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -90,6 +90,8 @@ struct StateInfo {
     key: u64,
     mv: Move,
     captured: Option<Piece>,
+    /// The move number before the move: restored exactly even where `do_move` saturated it.
+    ply: u32,
     checkers: Bitboard,
 }
 
@@ -128,7 +130,10 @@ impl PartialEq for Position {
     /// Positions are equal when board, hands, side to move and move number are; the history of
     /// moves that led to them is not compared.
     fn eq(&self, other: &Position) -> bool {
-        self.board == other.board && self.hands == other.hands && self.side == other.side && self.ply == other.ply
+        self.board == other.board
+            && self.hands == other.hands
+            && self.side == other.side
+            && self.ply == other.ply
     }
 }
 
@@ -196,7 +201,10 @@ impl Position {
                     _ => 1,
                 };
                 if sq.relative_rank(p.color()) < min_rank {
-                    problems.push(SetupProblem::DeadPiece { square: sq, piece: p.sfen() });
+                    problems.push(SetupProblem::DeadPiece {
+                        square: sq,
+                        piece: p.sfen(),
+                    });
                 }
             }
         }
@@ -212,7 +220,8 @@ impl Position {
         }
         let not_to_move = pos.side.flip();
         for color in Color::ALL {
-            let count = (pos.by_color[color.index()] & pos.by_kind[PieceKind::King.index()]).count();
+            let count =
+                (pos.by_color[color.index()] & pos.by_kind[PieceKind::King.index()]).count();
             if count > 1 {
                 problems.insert(0, SetupProblem::TooManyKings { color, count });
             }
@@ -228,7 +237,9 @@ impl Position {
                 }
             }
         }
-        let kings_ok = !problems.iter().any(|p| matches!(p, SetupProblem::TooManyKings { .. }));
+        let kings_ok = !problems
+            .iter()
+            .any(|p| matches!(p, SetupProblem::TooManyKings { .. }));
         if kings_ok {
             if let Some(k) = pos.kings[not_to_move.index()] {
                 if pos.attackers_to(pos.side, k, pos.occupied()).is_any() {
@@ -239,7 +250,11 @@ impl Position {
         for kind in PieceKind::ALL[..8].iter().copied() {
             let count = totals[kind.index()];
             if count > kind.set_count() as u32 {
-                problems.push(SetupProblem::TooManyPieces { kind, count, max: kind.set_count() });
+                problems.push(SetupProblem::TooManyPieces {
+                    kind,
+                    count,
+                    max: kind.set_count(),
+                });
             }
         }
         if !problems.is_empty() {
@@ -251,7 +266,12 @@ impl Position {
 
     /// The position as a setup (board, hands, side, move number).
     pub fn to_setup(&self) -> Setup {
-        Setup { board: self.board, hands: self.hands, side_to_move: self.side, ply: self.ply }
+        Setup {
+            board: self.board,
+            hands: self.hands,
+            side_to_move: self.side,
+            ply: self.ply,
+        }
     }
 
     /// Canonical SFEN of the position.
@@ -339,7 +359,9 @@ impl Position {
     pub fn pinned(&self) -> Bitboard {
         let us = self.side;
         match self.kings[us.index()] {
-            Some(k) => self.sole_blockers(k, us.flip(), self.occupied()) & self.by_color[us.index()],
+            Some(k) => {
+                self.sole_blockers(k, us.flip(), self.occupied()) & self.by_color[us.index()]
+            }
             None => Bitboard::EMPTY,
         }
     }
@@ -376,7 +398,11 @@ impl Position {
     pub fn attackers_to(&self, attacker: Color, sq: Square, occupied: Bitboard) -> Bitboard {
         let defender = attacker.flip();
         let k = |kind: PieceKind| self.by_kind[kind.index()];
-        let golds = k(PieceKind::Gold) | k(PieceKind::ProPawn) | k(PieceKind::ProLance) | k(PieceKind::ProKnight) | k(PieceKind::ProSilver);
+        let golds = k(PieceKind::Gold)
+            | k(PieceKind::ProPawn)
+            | k(PieceKind::ProLance)
+            | k(PieceKind::ProKnight)
+            | k(PieceKind::ProSilver);
         let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
         let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
         let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
@@ -399,11 +425,18 @@ impl Position {
 
     /// Pieces (of either colour) that stand alone between `king`'s square and a sliding piece of
     /// `slider_color` aiming at it, with `occupied` as the board's occupancy.
-    pub(crate) fn sole_blockers(&self, king: Square, slider_color: Color, occupied: Bitboard) -> Bitboard {
+    pub(crate) fn sole_blockers(
+        &self,
+        king: Square,
+        slider_color: Color,
+        occupied: Bitboard,
+    ) -> Bitboard {
         let them = self.by_color[slider_color.index()];
         let k = |kind: PieceKind| self.by_kind[kind.index()];
-        let snipers = ((attacks::rook_pseudo_attacks(king) & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
-            | (attacks::bishop_pseudo_attacks(king) & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
+        let snipers = ((attacks::rook_pseudo_attacks(king)
+            & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+            | (attacks::bishop_pseudo_attacks(king)
+                & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
             | (attacks::lance_pseudo_attacks(slider_color.flip(), king) & k(PieceKind::Lance)))
             & them;
         let mut blockers = Bitboard::EMPTY;
@@ -429,7 +462,8 @@ impl Position {
     fn slider_attackers_to(&self, attacker: Color, sq: Square, occupied: Bitboard) -> Bitboard {
         let k = |kind: PieceKind| self.by_kind[kind.index()];
         ((attacks::rook_attacks(sq, occupied) & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
-            | (attacks::bishop_attacks(sq, occupied) & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
+            | (attacks::bishop_attacks(sq, occupied)
+                & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
             | (attacks::lance_attacks(attacker.flip(), sq, occupied) & k(PieceKind::Lance)))
             & self.by_color[attacker.index()]
     }
@@ -463,7 +497,13 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         let to = m.to();
-        let mut st = StateInfo { key: self.key, mv: m, captured: None, checkers: self.checkers };
+        let mut st = StateInfo {
+            key: self.key,
+            mv: m,
+            captured: None,
+            ply: self.ply,
+            checkers: self.checkers,
+        };
         // Whether the move may discover a check on the enemy king: only a piece leaving a line
         // through that king can.
         let mut may_discover = false;
@@ -491,7 +531,11 @@ impl Position {
                     st.captured = Some(c);
                 }
                 self.toggle(p, from, false);
-                let kind = if m.is_promotion() { p.kind().promote().unwrap_or(p.kind()) } else { p.kind() };
+                let kind = if m.is_promotion() {
+                    p.kind().promote().unwrap_or(p.kind())
+                } else {
+                    p.kind()
+                };
                 self.toggle(Piece::new(us, kind), to, true);
                 if kind == PieceKind::King {
                     self.kings[us.index()] = Some(to);
@@ -506,12 +550,13 @@ impl Position {
         self.history.push(st);
         self.side = them;
         self.key ^= zobrist::SIDE;
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
         // Checkers of the side now to move (`them`): the moved piece, or a slider it uncovered.
         self.checkers = Bitboard::EMPTY;
         if let Some(k) = self.kings[them.index()] {
             let occ = self.occupied();
-            if moved_kind != PieceKind::King && attacks::attacks_square(us, moved_kind, to, k, occ) {
+            if moved_kind != PieceKind::King && attacks::attacks_square(us, moved_kind, to, k, occ)
+            {
                 self.checkers = Bitboard::from_square(to);
             }
             if may_discover {
@@ -526,7 +571,7 @@ impl Position {
         let st = self.history.pop()?;
         let m = st.mv;
         self.side = self.side.flip();
-        self.ply -= 1;
+        self.ply = st.ply;
         let us = self.side;
         let to = m.to();
         match m.from() {
@@ -536,9 +581,15 @@ impl Position {
                 self.hands[us.index()].add(kind);
             }
             Some(from) => {
-                let Some(p) = self.board[to.index()] else { unreachable!("no piece on {to} to undo {m}") };
+                let Some(p) = self.board[to.index()] else {
+                    unreachable!("no piece on {to} to undo {m}")
+                };
                 self.toggle_keyless(p, to, false);
-                let kind = if m.is_promotion() { p.kind().unpromote() } else { p.kind() };
+                let kind = if m.is_promotion() {
+                    p.kind().unpromote()
+                } else {
+                    p.kind()
+                };
                 self.toggle_keyless(Piece::new(us, kind), from, true);
                 if kind == PieceKind::King {
                     self.kings[us.index()] = Some(from);

@@ -109,7 +109,12 @@ pub enum SfenError {
 impl Setup {
     /// An empty board, empty hands, Black to move, move 1.
     pub fn empty() -> Setup {
-        Setup { board: [None; 81], hands: [Hand::EMPTY; 2], side_to_move: Color::Black, ply: 1 }
+        Setup {
+            board: [None; 81],
+            hands: [Hand::EMPTY; 2],
+            side_to_move: Color::Black,
+            ply: 1,
+        }
     }
 
     /// The piece on `sq`.
@@ -122,13 +127,23 @@ impl Setup {
     /// precede a letter (`2P`, `10p`). All four fields are required.
     pub fn from_sfen(sfen: &str) -> Result<Setup, SfenError> {
         let fields = split_fields(sfen);
-        let field = |i: usize, name| fields.get(i).copied().ok_or(SfenError::MissingField { field: name });
+        let field = |i: usize, name| {
+            fields
+                .get(i)
+                .copied()
+                .ok_or(SfenError::MissingField { field: name })
+        };
         let (board_col, board) = field(0, "board")?;
         let (side_col, side) = field(1, "side to move")?;
         let (hand_col, hand) = field(2, "hand")?;
         let (ply_col, ply) = field(3, "move number")?;
         if let Some(&(column, _)) = fields.get(4) {
-            let text = sfen.chars().skip(column - 1).collect::<String>().trim().to_owned();
+            let text = sfen
+                .chars()
+                .skip(column - 1)
+                .collect::<String>()
+                .trim()
+                .to_owned();
             return Err(SfenError::ExtraField { column, text });
         }
         let mut setup = Setup::empty();
@@ -136,12 +151,22 @@ impl Setup {
         setup.side_to_move = match side {
             "b" => Color::Black,
             "w" => Color::White,
-            _ => return Err(SfenError::BadSide { found: side.to_owned(), column: side_col }),
+            _ => {
+                return Err(SfenError::BadSide {
+                    found: side.to_owned(),
+                    column: side_col,
+                });
+            }
         };
         setup.hands = parse_hands(hand, hand_col)?;
         setup.ply = match ply.parse::<u32>() {
             Ok(n) if n >= 1 => n,
-            _ => return Err(SfenError::BadPly { found: ply.to_owned(), column: ply_col }),
+            _ => {
+                return Err(SfenError::BadPly {
+                    found: ply.to_owned(),
+                    column: ply_col,
+                });
+            }
         };
         Ok(setup)
     }
@@ -171,7 +196,13 @@ impl Setup {
                 out.push('/');
             }
         }
-        let _ = write!(out, " {} {} {}", self.side_to_move.sfen_char(), hands_sfen(&self.hands), self.ply);
+        let _ = write!(
+            out,
+            " {} {} {}",
+            self.side_to_move.sfen_char(),
+            hands_sfen(&self.hands),
+            self.ply
+        );
         out
     }
 }
@@ -204,7 +235,11 @@ pub fn hands_sfen(hands: &[Hand; 2]) -> String {
                 let _ = write!(out, "{n}");
             }
             let c = kind.sfen_letter();
-            out.push(if color == Color::Black { c } else { c.to_ascii_lowercase() });
+            out.push(if color == Color::Black {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            });
         }
     }
     if out.is_empty() {
@@ -258,13 +293,22 @@ fn parse_board(text: &str, col0: usize, board: &mut [Option<Piece>; 81]) -> Resu
                 promoted = Some(here);
                 continue;
             }
-            let kind = PieceKind::from_sfen_letter(c)
-                .ok_or(SfenError::UnexpectedChar { field: "board", found: c, column: here })?;
+            let kind = PieceKind::from_sfen_letter(c).ok_or(SfenError::UnexpectedChar {
+                field: "board",
+                found: c,
+                column: here,
+            })?;
             let kind = match promoted.take() {
                 None => kind,
-                Some(pc) => kind.promote().ok_or(SfenError::BadPromotion { column: pc })?,
+                Some(pc) => kind
+                    .promote()
+                    .ok_or(SfenError::BadPromotion { column: pc })?,
             };
-            let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
+            let color = if c.is_ascii_uppercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
             if squares < 9 {
                 let file = 9 - squares;
                 board[(file - 1) * 9 + r] = Some(Piece::new(color, kind));
@@ -275,7 +319,11 @@ fn parse_board(text: &str, col0: usize, board: &mut [Option<Piece>; 81]) -> Resu
             return Err(SfenError::BadPromotion { column: pc });
         }
         if squares != 9 {
-            return Err(SfenError::RankLength { rank: r + 1, squares, column: rank_col });
+            return Err(SfenError::RankLength {
+                rank: r + 1,
+                squares,
+                column: rank_col,
+            });
         }
         column += rank_text.chars().count() + 1;
     }
@@ -299,23 +347,40 @@ fn parse_hands(text: &str, col0: usize) -> Result<[Hand; 2], SfenError> {
         }
         let kind = PieceKind::from_sfen_letter(c)
             .filter(|k| k.is_hand_kind())
-            .ok_or(SfenError::UnexpectedChar { field: "hand", found: c, column: here })?;
-        let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
+            .ok_or(SfenError::UnexpectedChar {
+                field: "hand",
+                found: c,
+                column: here,
+            })?;
+        let color = if c.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        };
         let (n, start) = count.take().unwrap_or((1, here));
-        let bad = |reason: String| SfenError::BadHand { column: start, reason };
+        let bad = |reason: String| SfenError::BadHand {
+            column: start,
+            reason,
+        };
         if seen[color.index()][kind.index()] {
             return Err(bad(format!("`{c}` is listed twice")));
         }
         seen[color.index()][kind.index()] = true;
         if n == 0 || n > kind.set_count() as u32 {
-            return Err(bad(format!("{n} × `{c}`: a set has 1 to {} of that piece", kind.set_count())));
+            return Err(bad(format!(
+                "{n} × `{c}`: a set has 1 to {} of that piece",
+                kind.set_count()
+            )));
         }
         hands[color.index()] = hands[color.index()]
             .with_count(kind, n as u8)
             .ok_or_else(|| bad(format!("{n} × `{c}` does not fit in a hand")))?;
     }
     if let Some((_, start)) = count {
-        return Err(SfenError::BadHand { column: start, reason: "a count must be followed by a piece letter".into() });
+        return Err(SfenError::BadHand {
+            column: start,
+            reason: "a count must be followed by a piece letter".into(),
+        });
     }
     Ok(hands)
 }
@@ -329,7 +394,10 @@ mod tests {
         let s = Setup::from_sfen(STARTPOS_SFEN).unwrap();
         assert_eq!(s.to_sfen(), STARTPOS_SFEN);
         let sq: Square = "5i".parse().unwrap();
-        assert_eq!(s.piece_at(sq), Some(Piece::new(Color::Black, PieceKind::King)));
+        assert_eq!(
+            s.piece_at(sq),
+            Some(Piece::new(Color::Black, PieceKind::King))
+        );
     }
 
     #[test]
@@ -346,17 +414,58 @@ mod tests {
         use SfenError::*;
         let e = |s: &str| Setup::from_sfen(s).unwrap_err();
         assert_eq!(e(""), MissingField { field: "board" });
-        assert_eq!(e("9/9/9/9/9/9/9/9/9 b -"), MissingField { field: "move number" });
-        assert!(matches!(e("9/9/9/9/9/9/9/9/9 b - 1 x"), ExtraField { column: 25, .. }));
+        assert_eq!(
+            e("9/9/9/9/9/9/9/9/9 b -"),
+            MissingField {
+                field: "move number"
+            }
+        );
+        assert!(matches!(
+            e("9/9/9/9/9/9/9/9/9 b - 1 x"),
+            ExtraField { column: 25, .. }
+        ));
         assert_eq!(e("9/9/9/9/9/9/9/9 b - 1"), RankCount { ranks: 8 });
-        assert_eq!(e("9/9/46/9/9/9/9/9/9 b - 1"), RankLength { rank: 3, squares: 10, column: 5 });
-        assert!(matches!(e("9/9/8/9/9/9/9/9/9 b - 1"), RankLength { rank: 3, squares: 8, column: 5 }));
-        assert!(matches!(e("9/9/9X/9/9/9/9/9/9 b - 1"), UnexpectedChar { found: 'X', column: 6, .. }));
-        assert!(matches!(e("9/9/+G8/9/9/9/9/9/9 b - 1"), BadPromotion { column: 5 }));
-        assert!(matches!(e("9/9/9/9/9/9/9/9/9 x - 1"), BadSide { column: 19, .. }));
-        assert!(matches!(e("9/9/9/9/9/9/9/9/9 b 19P 1"), BadHand { column: 21, .. }));
+        assert_eq!(
+            e("9/9/46/9/9/9/9/9/9 b - 1"),
+            RankLength {
+                rank: 3,
+                squares: 10,
+                column: 5
+            }
+        );
+        assert!(matches!(
+            e("9/9/8/9/9/9/9/9/9 b - 1"),
+            RankLength {
+                rank: 3,
+                squares: 8,
+                column: 5
+            }
+        ));
+        assert!(matches!(
+            e("9/9/9X/9/9/9/9/9/9 b - 1"),
+            UnexpectedChar {
+                found: 'X',
+                column: 6,
+                ..
+            }
+        ));
+        assert!(matches!(
+            e("9/9/+G8/9/9/9/9/9/9 b - 1"),
+            BadPromotion { column: 5 }
+        ));
+        assert!(matches!(
+            e("9/9/9/9/9/9/9/9/9 x - 1"),
+            BadSide { column: 19, .. }
+        ));
+        assert!(matches!(
+            e("9/9/9/9/9/9/9/9/9 b 19P 1"),
+            BadHand { column: 21, .. }
+        ));
         assert!(matches!(e("9/9/9/9/9/9/9/9/9 b 0P 1"), BadHand { .. }));
-        assert!(matches!(e("9/9/9/9/9/9/9/9/9 b 3K 1"), UnexpectedChar { found: 'K', .. }));
+        assert!(matches!(
+            e("9/9/9/9/9/9/9/9/9 b 3K 1"),
+            UnexpectedChar { found: 'K', .. }
+        ));
         assert!(matches!(e("9/9/9/9/9/9/9/9/9 b 3 1"), BadHand { .. }));
         assert!(matches!(e("9/9/9/9/9/9/9/9/9 b - 0"), BadPly { .. }));
         assert!(matches!(e("9/9/9/9/9/9/9/9/9 b - -3"), BadPly { .. }));

@@ -27,7 +27,11 @@ impl Square {
     /// The square with this index, if it is below 81.
     #[inline]
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 81 { Some(Square(index)) } else { None }
+        if index < 81 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// The square with this index. The caller promises `index < 81`.

@@ -72,7 +72,8 @@ impl Position {
         }
         // Positions first..=n (n is the current one): entry j says whether the side to move at
         // position j was in check, that is whether the move into it gave check.
-        let mut in_check: Vec<(Color, bool)> = keys[first + 1..].iter().map(|&(_, c, s)| (s, c)).collect();
+        let mut in_check: Vec<(Color, bool)> =
+            keys[first + 1..].iter().map(|&(_, c, s)| (s, c)).collect();
         in_check.push((self.side_to_move(), self.in_check()));
         for checker in Color::ALL {
             // Positions where `checker`'s opponent is to move follow a move of `checker`.
@@ -123,7 +124,10 @@ impl Position {
         if !k.in_promotion_zone(us) || self.in_check() {
             return false;
         }
-        let camp = self.pieces_of(us).without(k).filter(|sq| sq.in_promotion_zone(us));
+        let camp = self
+            .pieces_of(us)
+            .without(k)
+            .filter(|sq| sq.in_promotion_zone(us));
         let (mut count, mut points) = (0u32, 0u32);
         for sq in camp {
             let Some(p) = self.piece_at(sq) else { continue };
@@ -131,7 +135,10 @@ impl Position {
             points += big_piece_points(p.kind());
         }
         let hand = self.hand(us);
-        points += PieceKind::HAND.iter().map(|&kind| hand.count(kind) as u32 * big_piece_points(kind)).sum::<u32>();
+        points += PieceKind::HAND
+            .iter()
+            .map(|&kind| hand.count(kind) as u32 * big_piece_points(kind))
+            .sum::<u32>();
         let needed = if us == Color::Black { 28 } else { 27 };
         count >= 10 && points >= needed
     }

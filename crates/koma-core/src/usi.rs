@@ -76,18 +76,31 @@ pub fn parse_position(text: &str) -> Result<Position, UsiPositionError> {
     Ok(pos)
 }
 
-fn finish<'a>(mut pos: Position, moves: impl Iterator<Item = &'a str>) -> Result<Position, UsiPositionError> {
+fn finish<'a>(
+    mut pos: Position,
+    moves: impl Iterator<Item = &'a str>,
+) -> Result<Position, UsiPositionError> {
     apply_moves(&mut pos, moves)?;
     Ok(pos)
 }
 
 /// Plays USI moves in order on `pos`. On the first bad or illegal move it stops and returns the
 /// error; the moves before it stay played.
-pub fn apply_moves<'a>(pos: &mut Position, moves: impl IntoIterator<Item = &'a str>) -> Result<(), UsiPositionError> {
+pub fn apply_moves<'a>(
+    pos: &mut Position,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<(), UsiPositionError> {
     for (i, text) in moves.into_iter().enumerate() {
-        let m: Move = text.parse().map_err(|source| UsiPositionError::BadMove { index: i + 1, source })?;
+        let m: Move = text.parse().map_err(|source| UsiPositionError::BadMove {
+            index: i + 1,
+            source,
+        })?;
         if !pos.play(m) {
-            return Err(UsiPositionError::IllegalMove { index: i + 1, text: text.to_owned(), sfen: pos.to_sfen() });
+            return Err(UsiPositionError::IllegalMove {
+                index: i + 1,
+                text: text.to_owned(),
+                sfen: pos.to_sfen(),
+            });
         }
     }
     Ok(())
@@ -101,16 +114,31 @@ mod tests {
     fn forms_accepted() {
         let a = parse_position("startpos moves 7g7f").unwrap();
         let b = parse_position("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f").unwrap();
-        let c = parse_position("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f").unwrap();
+        let c = parse_position(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f",
+        )
+        .unwrap();
         assert_eq!(a, b);
         assert_eq!(b, c);
     }
 
     #[test]
     fn errors() {
-        assert!(matches!(parse_position(""), Err(UsiPositionError::BadStart(_))));
-        assert!(matches!(parse_position("startpos 7g7f"), Err(UsiPositionError::ExpectedMoves(_))));
-        assert!(matches!(parse_position("startpos moves 7g7x"), Err(UsiPositionError::BadMove { index: 1, .. })));
-        assert!(matches!(parse_position("sfen 9/9 b - 1"), Err(UsiPositionError::Sfen(_))));
+        assert!(matches!(
+            parse_position(""),
+            Err(UsiPositionError::BadStart(_))
+        ));
+        assert!(matches!(
+            parse_position("startpos 7g7f"),
+            Err(UsiPositionError::ExpectedMoves(_))
+        ));
+        assert!(matches!(
+            parse_position("startpos moves 7g7x"),
+            Err(UsiPositionError::BadMove { index: 1, .. })
+        ));
+        assert!(matches!(
+            parse_position("sfen 9/9 b - 1"),
+            Err(UsiPositionError::Sfen(_))
+        ));
     }
 }

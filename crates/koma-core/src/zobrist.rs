@@ -78,8 +78,17 @@ mod tests {
     #[test]
     fn keys_are_distinct_and_nonzero() {
         let rows = [1..15, 17..31];
-        let mut all: Vec<u64> = rows.into_iter().flatten().flat_map(|r| KEYS.board[r]).collect();
-        all.extend(KEYS.hand.iter().flatten().flat_map(|h| h[1..].iter().copied()));
+        let mut all: Vec<u64> = rows
+            .into_iter()
+            .flatten()
+            .flat_map(|r| KEYS.board[r])
+            .collect();
+        all.extend(
+            KEYS.hand
+                .iter()
+                .flatten()
+                .flat_map(|h| h[1..].iter().copied()),
+        );
         all.push(SIDE);
         assert!(all.iter().all(|&k| k != 0));
         let n = all.len();

@@ -1,6 +1,6 @@
 //! Perft against published counts. The deep cases are `#[ignore]`d and run in release by `.ci/run`.
 
-use koma_core::{perft::perft, Position};
+use koma_core::{Position, perft::perft};
 
 const STARTPOS_COUNTS: [u64; 6] = [30, 900, 25_470, 719_731, 19_861_490, 547_581_517];
 const MIDGAME: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";

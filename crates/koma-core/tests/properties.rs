@@ -47,7 +47,11 @@ fn check_position(pos: &Position, probes: &[u16]) {
     assert_eq!(setup.to_sfen(), sfen);
     let rebuilt = Position::from_sfen(&sfen).unwrap();
     assert_eq!(&rebuilt, pos, "{sfen}");
-    assert_eq!(rebuilt.key(), pos.key(), "incremental key differs from the key from scratch: {sfen}");
+    assert_eq!(
+        rebuilt.key(),
+        pos.key(),
+        "incremental key differs from the key from scratch: {sfen}"
+    );
     assert_eq!(rebuilt.checkers(), pos.checkers(), "{sfen}");
     assert_eq!(rebuilt.pinned(), pos.pinned(), "{sfen}");
 
@@ -70,7 +74,11 @@ fn check_position(pos: &Position, probes: &[u16]) {
     let caps = set(pos.moves(MoveFilter::Captures).iter().copied());
     let quiets = set(pos.moves(MoveFilter::Quiets).iter().copied());
     assert!(caps.is_disjoint(&quiets), "{sfen}");
-    assert_eq!(caps.union(&quiets).copied().collect::<BTreeSet<_>>(), all_set, "Captures ∪ Quiets != All: {sfen}");
+    assert_eq!(
+        caps.union(&quiets).copied().collect::<BTreeSet<_>>(),
+        all_set,
+        "Captures ∪ Quiets != All: {sfen}"
+    );
     for &m in all.iter() {
         let is_capture = m.from().is_some() && pos.piece_at(m.to()).is_some();
         assert_eq!(caps.contains(&m.bits()), is_capture, "{m} in {sfen}");
@@ -81,7 +89,9 @@ fn check_position(pos: &Position, probes: &[u16]) {
     assert_eq!(checks, by_filter, "Checks != filter(gives_check): {sfen}");
 
     let mut skip = Vec::new();
-    pos.generate(MoveFilter::All, NonPromotions::SkipUseless, |m| skip.push(m));
+    pos.generate(MoveFilter::All, NonPromotions::SkipUseless, |m| {
+        skip.push(m)
+    });
     assert!(set(skip).is_subset(&all_set), "{sfen}");
 
     // Every legal move: legal, pseudo-legal, gives_check right, do/undo exact.
@@ -96,13 +106,20 @@ fn check_position(pos: &Position, probes: &[u16]) {
         assert_eq!(&p, pos, "do/undo {m} in {sfen}");
         assert_eq!(p.to_sfen(), sfen);
         assert_eq!(p.key(), pos.key(), "key after do/undo {m} in {sfen}");
-        assert_eq!((p.checkers(), p.pinned(), p.discoverers()), (pos.checkers(), pos.pinned(), pos.discoverers()));
+        assert_eq!(
+            (p.checkers(), p.pinned(), p.discoverers()),
+            (pos.checkers(), pos.pinned(), pos.discoverers())
+        );
     }
 
     // Arbitrary encodings: is_legal agrees with the generator.
     for &bits in probes {
         if let Some(m) = Move::from_bits(bits) {
-            assert_eq!(pos.is_legal(m), all_set.contains(&m.bits()), "is_legal({m}) in {sfen}");
+            assert_eq!(
+                pos.is_legal(m),
+                all_set.contains(&m.bits()),
+                "is_legal({m}) in {sfen}"
+            );
             if pos.is_legal(m) {
                 assert!(pos.is_pseudo_legal(m));
             }

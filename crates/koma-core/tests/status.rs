@@ -13,7 +13,11 @@ fn pos(sfen: &str) -> Position {
 
 fn play(p: &mut Position, moves: &str) {
     for m in moves.split_whitespace() {
-        assert!(p.play(m.parse().unwrap()), "{m} is illegal in {}", p.to_sfen());
+        assert!(
+            p.play(m.parse().unwrap()),
+            "{m} is illegal in {}",
+            p.to_sfen()
+        );
     }
 }
 
@@ -71,7 +75,10 @@ fn pawn_drop_mate_when_the_only_taker_is_pinned() {
     let p = pos("7nk/7g1/8S/5B3/9/9/9/9/K8 b P 1");
     let m = "P*1b".parse().unwrap();
     assert!(p.gives_check(m));
-    assert!(!p.is_legal(m), "a pinned defender does not save the pawn-drop mate");
+    assert!(
+        !p.is_legal(m),
+        "a pinned defender does not save the pawn-drop mate"
+    );
     assert!(!p.legal_moves().contains(&m));
 }
 
@@ -90,7 +97,11 @@ fn repetition_counts_up_to_a_draw_on_the_fourth_occurrence() {
     play(&mut p, ROOK_SHUFFLE);
     assert_eq!(p.repetition(), Some(Repetition::Repeated { count: 3 }));
     play(&mut p, "2h5h");
-    assert_eq!(p.repetition(), Some(Repetition::Repeated { count: 3 }), "5h position seen at plies 1, 5, 9");
+    assert_eq!(
+        p.repetition(),
+        Some(Repetition::Repeated { count: 3 }),
+        "5h position seen at plies 1, 5, 9"
+    );
     play(&mut p, "8b5b 5h2h 5b8b");
     assert_eq!(p.repetition(), Some(Repetition::Draw));
     assert_eq!(p.status(), Status::RepetitionDraw);
@@ -131,8 +142,18 @@ fn perpetual_check_loses_for_the_checker() {
     }
     assert_eq!(p.repetition(), Some(Repetition::Repeated { count: 3 }));
     play(&mut p, CHECKING_CYCLE);
-    assert_eq!(p.repetition(), Some(Repetition::PerpetualCheck { loser: Color::Black }));
-    assert_eq!(p.status(), Status::PerpetualCheck { loser: Color::Black });
+    assert_eq!(
+        p.repetition(),
+        Some(Repetition::PerpetualCheck {
+            loser: Color::Black
+        })
+    );
+    assert_eq!(
+        p.status(),
+        Status::PerpetualCheck {
+            loser: Color::Black
+        }
+    );
 }
 
 #[test]
@@ -144,7 +165,12 @@ fn perpetual_check_judged_on_a_position_with_the_checked_side_to_move() {
         play(&mut p, "1a2b 1h2h 2b1a 2h1h");
     }
     assert!(p.in_check());
-    assert_eq!(p.repetition(), Some(Repetition::PerpetualCheck { loser: Color::Black }));
+    assert_eq!(
+        p.repetition(),
+        Some(Repetition::PerpetualCheck {
+            loser: Color::Black
+        })
+    );
 }
 
 #[test]
@@ -180,7 +206,12 @@ fn perpetual_check_by_white() {
     for _ in 0..3 {
         play(&mut p, "2b1b 1i2h 1b2b 2h1i");
     }
-    assert_eq!(p.repetition(), Some(Repetition::PerpetualCheck { loser: Color::White }));
+    assert_eq!(
+        p.repetition(),
+        Some(Repetition::PerpetualCheck {
+            loser: Color::White
+        })
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use koma_core::{perft, usi, Move, MoveFilter, NonPromotions, Position};
+use koma_core::{Move, MoveFilter, NonPromotions, Position, perft, usi};
 
 use crate::CliError;
 
@@ -11,7 +11,11 @@ use crate::CliError;
 /// a USI `position ... moves ...` string.
 pub fn position_from_words(words: &[String]) -> Result<Position, CliError> {
     let text = words.join(" ");
-    let text = if text.trim().is_empty() { "startpos" } else { text.as_str() };
+    let text = if text.trim().is_empty() {
+        "startpos"
+    } else {
+        text.as_str()
+    };
     Ok(usi::parse_position(text)?)
 }
 
@@ -53,19 +57,29 @@ pub fn perft(args: PerftArgs) -> Result<(), CliError> {
     }
     let start = Instant::now();
     let count = |p: &Position, d: u32| {
-        if args.materialized { perft::perft_materialized(p, d) } else { perft::perft(p, d) }
+        if args.materialized {
+            perft::perft_materialized(p, d)
+        } else {
+            perft::perft(p, d)
+        }
     };
     let root: Vec<(Move, u64)> = if args.depth == 0 {
         Vec::new()
     } else {
         per_root_move(&pos, args.depth, args.threads, &count)
     };
-    let nodes = if args.depth == 0 { 1 } else { root.iter().map(|&(_, n)| n).sum() };
+    let nodes = if args.depth == 0 {
+        1
+    } else {
+        root.iter().map(|&(_, n)| n).sum()
+    };
     let secs = start.elapsed().as_secs_f64();
     let mnps = nodes as f64 / secs.max(1e-9) / 1e6;
     if args.json {
-        let divide: serde_json::Map<String, serde_json::Value> =
-            root.iter().map(|(m, n)| (m.to_string(), (*n).into())).collect();
+        let divide: serde_json::Map<String, serde_json::Value> = root
+            .iter()
+            .map(|(m, n)| (m.to_string(), (*n).into()))
+            .collect();
         let mut out = serde_json::json!({
             "sfen": pos.to_sfen(), "depth": args.depth, "nodes": nodes,
             "seconds": secs, "mnps": mnps, "threads": args.threads, "materialized": args.materialized,
@@ -86,11 +100,18 @@ pub fn perft(args: PerftArgs) -> Result<(), CliError> {
 }
 
 /// Counts below each root move, sharing the root moves among `threads` workers.
-fn per_root_move(pos: &Position, depth: u32, threads: usize, count: &(dyn Fn(&Position, u32) -> u64 + Sync)) -> Vec<(Move, u64)> {
+fn per_root_move(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    count: &(dyn Fn(&Position, u32) -> u64 + Sync),
+) -> Vec<(Move, u64)> {
     let moves: Vec<Move> = pos.legal_moves().to_vec();
     let mut results = vec![0u64; moves.len()];
     std::thread::scope(|s| {
-        let chunks: Vec<_> = results.chunks_mut(moves.len().div_ceil(threads).max(1)).collect();
+        let chunks: Vec<_> = results
+            .chunks_mut(moves.len().div_ceil(threads).max(1))
+            .collect();
         let mut offset = 0;
         for chunk in chunks {
             let first = offset;
@@ -146,12 +167,19 @@ pub fn moves(args: MovesArgs) -> Result<(), CliError> {
         Filter::Captures => MoveFilter::Captures,
         Filter::Quiets => MoveFilter::Quiets,
     };
-    let nonpro = if args.skip_useless { NonPromotions::SkipUseless } else { NonPromotions::All };
+    let nonpro = if args.skip_useless {
+        NonPromotions::SkipUseless
+    } else {
+        NonPromotions::All
+    };
     let mut list = Vec::new();
     pos.generate(filter, nonpro, |m| list.push(m));
     let usi: Vec<String> = list.iter().map(Move::to_string).collect();
     if args.json {
-        println!("{}", serde_json::json!({ "sfen": pos.to_sfen(), "count": usi.len(), "moves": usi }));
+        println!(
+            "{}",
+            serde_json::json!({ "sfen": pos.to_sfen(), "count": usi.len(), "moves": usi })
+        );
     } else {
         println!("{}", usi.join(" "));
         println!("{} moves", usi.len());

@@ -1,0 +1,654 @@
+//! Depth-first placement search with degraded-piece pruning, symmetry and parallel tasks.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::relax::{LeafCounter, LeafScratch};
+use crate::{
+    Bitboard, Color, Facing, Geometry, Kind, PieceSet, PlaceError, PlacedPiece, Placement,
+    pawns_and_stones_fit, vertical_blocks_fit,
+};
+
+/// A placement question: which pieces, on which board, facing one or both ways.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    set: PieceSet,
+    geometry: Geometry,
+    both_ways: bool,
+}
+
+impl Problem {
+    /// Checks that the set fits on the board and that no piece is fixed White in
+    /// one-directional mode.
+    pub fn new(set: PieceSet, geometry: Geometry, both_ways: bool) -> Result<Problem, PlaceError> {
+        if set.is_empty() {
+            return Err(PlaceError::Empty);
+        }
+        let squares = geometry.len() as u32;
+        if set.len() > squares {
+            return Err(PlaceError::TooMany {
+                pieces: set.len(),
+                squares,
+            });
+        }
+        if !both_ways {
+            if let Some(k) = Kind::ALL
+                .into_iter()
+                .find(|&k| set.count(k, Facing::White) > 0)
+            {
+                return Err(PlaceError::WhiteInOneWay {
+                    piece: k.sfen().to_ascii_lowercase(),
+                });
+            }
+        }
+        Ok(Problem {
+            set,
+            geometry,
+            both_ways,
+        })
+    }
+
+    /// The piece set.
+    pub fn set(&self) -> &PieceSet {
+        &self.set
+    }
+
+    /// The board.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// True for two-directional placement.
+    pub fn both_ways(&self) -> bool {
+        self.both_ways
+    }
+}
+
+/// What the search does with solutions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Count all placements; pawns and stones at the end are counted without enumerating them.
+    Count,
+    /// Visit placements one by one and hand each to the callback, stopping after `limit`
+    /// (`--first` is a limit of 1).
+    Enumerate {
+        /// Stop after this many solutions were handed out.
+        limit: Option<u64>,
+    },
+}
+
+/// Progress of a running search, reported after each finished task.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// Tasks finished.
+    pub done: usize,
+    /// Tasks in all.
+    pub total: usize,
+    /// Placements counted so far.
+    pub found: u128,
+}
+
+/// How to search.
+pub struct Options<'a> {
+    /// Count or enumerate.
+    pub mode: Mode,
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Use the left-right mirror (and, two-directionally with free colours, the 180° turn with
+    /// colours swapped) to search only one placement of each symmetry class.
+    pub symmetry: bool,
+    /// Use the pawn-and-stone test to prune.
+    pub prune: bool,
+    /// When enumerating, hand out only one placement of each mirror pair.
+    pub identify_mirror: bool,
+    /// Stop (with `complete == false`) after this long.
+    pub time_limit: Option<Duration>,
+    /// Called after each finished task.
+    pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            mode: Mode::Count,
+            threads: 0,
+            symmetry: true,
+            prune: true,
+            identify_mirror: false,
+            time_limit: None,
+            progress: None,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Placements (mirror images counted separately). When enumerating, those found.
+    pub count: u128,
+    /// Placements with each mirror pair counted once.
+    pub count_mirror_identified: u128,
+    /// True when the search ran to the end, so the counts are the full answer.
+    pub complete: bool,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// Parallel tasks finished and in all.
+    pub tasks_done: usize,
+    /// Parallel tasks in all.
+    pub tasks: usize,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// Symmetry elements as bits: identity, mirror, 180° turn with colours swapped, both.
+const ID: u8 = 1;
+const MIRROR: u8 = 2;
+const TURN: u8 = 4;
+const BOTH: u8 = 8;
+
+#[derive(Debug, Clone)]
+struct Group {
+    kind: Kind,
+    count: u8,
+    black_req: u8,
+    white_req: u8,
+    orientable: bool,
+    /// Index into [doubles, singles, stones] of the piece this kind relaxes to.
+    relaxed: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    occ: Bitboard,
+    att: Bitboard,
+    group: u8,
+    left: u8,
+    next: u8,
+    black_req: u8,
+    white_req: u8,
+    /// Symmetry elements that fix the placement so far.
+    stab: u8,
+}
+
+#[derive(Debug, Default)]
+struct Acc {
+    count: u128,
+    mirror_fixed: u128,
+    /// Enumeration only: mirror classes whose representative was visited.
+    mirror_classes: u128,
+    nodes: u64,
+    scratch: LeafScratch,
+}
+
+impl Acc {
+    fn add(self, o: Acc) -> Acc {
+        Acc {
+            count: self.count + o.count,
+            mirror_fixed: self.mirror_fixed + o.mirror_fixed,
+            mirror_classes: self.mirror_classes + o.mirror_classes,
+            nodes: self.nodes + o.nodes,
+            scratch: self.scratch,
+        }
+    }
+}
+
+struct Search<'a> {
+    geo: &'a Geometry,
+    mask: Bitboard,
+    groups: Vec<Group>,
+    both: bool,
+    /// Symmetry elements used to cut the search.
+    sym: u8,
+    /// Pieces of the groups after each group, relaxed: [doubles, singles, stones].
+    after: Vec<[u32; 3]>,
+    leaf_from: usize,
+    leaf: Option<LeafCounter>,
+    opts: &'a Options<'a>,
+    on_solution: &'a (dyn Fn(&Placement) + Sync),
+    stop: AtomicBool,
+    interrupted: AtomicBool,
+    emitted: AtomicU64,
+    deadline: Option<Instant>,
+}
+
+type Stack = Vec<PlacedPiece>;
+
+const DOUBLE: usize = 0;
+const SINGLE: usize = 1;
+const STONE: usize = 2;
+
+impl<'a> Search<'a> {
+    fn new(
+        problem: &'a Problem,
+        opts: &'a Options<'a>,
+        on_solution: &'a (dyn Fn(&Placement) + Sync),
+    ) -> Search<'a> {
+        let both = problem.both_ways;
+        let mut groups: Vec<Group> = Kind::ALL
+            .into_iter()
+            .filter(|&k| problem.set.count_kind(k) > 0)
+            .map(|kind| {
+                let set = &problem.set;
+                let orientable = both && !kind.is_direction_free();
+                Group {
+                    kind,
+                    count: set.count_kind(kind) as u8,
+                    black_req: if orientable {
+                        set.count(kind, Facing::Black) as u8
+                    } else {
+                        0
+                    },
+                    white_req: if orientable {
+                        set.count(kind, Facing::White) as u8
+                    } else {
+                        0
+                    },
+                    orientable,
+                    relaxed: if kind.attacks_both_vertical() {
+                        DOUBLE
+                    } else if kind.degrades_to_pawn() {
+                        SINGLE
+                    } else {
+                        STONE
+                    },
+                }
+            })
+            .collect();
+        groups.sort_by_key(|g| g.kind.search_rank());
+
+        let n = groups.len();
+        let mut after = vec![[0; 3]; n + 1];
+        for i in (0..n).rev() {
+            after[i] = after[i + 1];
+            if let Some(g) = groups.get(i + 1) {
+                after[i][g.relaxed] += g.count as u32;
+            }
+        }
+        let leaf_ok = |g: &Group| {
+            (g.kind == Kind::Pawn && g.black_req == 0 && g.white_req == 0) || g.kind == Kind::Stone
+        };
+        let mut leaf_from = n;
+        while leaf_from > 0 && leaf_ok(&groups[leaf_from - 1]) {
+            leaf_from -= 1;
+        }
+        let counting = opts.mode == Mode::Count;
+        let leaf = (counting && leaf_from < n).then(|| {
+            let tail = &groups[leaf_from..];
+            let pawns = tail
+                .iter()
+                .filter(|g| g.kind == Kind::Pawn)
+                .map(|g| g.count as u32)
+                .sum();
+            let stones = tail
+                .iter()
+                .filter(|g| g.kind == Kind::Stone)
+                .map(|g| g.count as u32)
+                .sum();
+            LeafCounter::new(&problem.geometry, pawns, stones, both)
+        });
+        let mut sym = ID;
+        if opts.symmetry {
+            sym |= MIRROR;
+            if both && groups.iter().all(|g| g.black_req == g.white_req) {
+                sym |= TURN | BOTH;
+            }
+        }
+        Search {
+            geo: &problem.geometry,
+            mask: problem.geometry.all(),
+            groups,
+            both,
+            sym,
+            after,
+            leaf_from: if counting { leaf_from } else { n },
+            leaf,
+            opts,
+            on_solution,
+            stop: AtomicBool::new(false),
+            interrupted: AtomicBool::new(false),
+            emitted: AtomicU64::new(0),
+            deadline: opts.time_limit.map(|d| Instant::now() + d),
+        }
+    }
+
+    fn root(&self) -> Node {
+        let g = &self.groups[0];
+        Node {
+            occ: 0,
+            att: 0,
+            group: 0,
+            left: g.count,
+            next: 0,
+            black_req: g.black_req,
+            white_req: g.white_req,
+            // The mirror is always tracked, to count mirror-symmetric placements.
+            stab: self.sym | MIRROR,
+        }
+    }
+
+    fn weight(&self, stab: u8) -> u128 {
+        (self.sym.count_ones() / (stab & self.sym).count_ones()) as u128
+    }
+
+    /// Pieces still to place, relaxed: [doubles, singles, stones].
+    fn remaining(&self, node: &Node) -> [u32; 3] {
+        let gi = node.group as usize;
+        let mut r = self.after[gi];
+        if let Some(g) = self.groups.get(gi) {
+            r[g.relaxed] += node.left as u32;
+        }
+        r
+    }
+
+    fn feasible(&self, node: &Node) -> bool {
+        let [d, p, s] = self.remaining(node);
+        let free = !(node.occ | node.att) & self.mask;
+        pawns_and_stones_fit(self.geo, node.occ, free, d + p, s, self.both)
+            && (!self.both || vertical_blocks_fit(self.geo, free, d, p, s))
+    }
+
+    fn image(&self, element: u8, p: PlacedPiece) -> PlacedPiece {
+        let mut sq = p.square as usize;
+        let mut color = p.color;
+        if element & (MIRROR | BOTH) != 0 {
+            sq = self.geo.mirror(sq);
+        }
+        if element & (TURN | BOTH) != 0 {
+            sq = self.geo.rotate(sq);
+            if !p.kind.is_direction_free() {
+                color = color.flip();
+            }
+        }
+        PlacedPiece {
+            square: sq as u8,
+            color,
+            ..p
+        }
+    }
+
+    /// At the end of a group: is it the least of its images under the stabiliser, and which
+    /// elements still fix the placement? `None` when another image comes first.
+    fn canonical(&self, group: &[PlacedPiece], stab: u8) -> Option<u8> {
+        let key = |p: &PlacedPiece| (p.square as u16) * 2 + (p.color == Color::White) as u16;
+        let mut new_stab = ID;
+        let mut own = [0u16; 81];
+        let mut img = [0u16; 81];
+        let n = group.len();
+        for (o, p) in own.iter_mut().zip(group) {
+            *o = key(p);
+        }
+        for element in [MIRROR, TURN, BOTH] {
+            if stab & element == 0 {
+                continue;
+            }
+            for (o, p) in img.iter_mut().zip(group) {
+                *o = key(&self.image(element, *p));
+            }
+            img[..n].sort_unstable();
+            match img[..n].cmp(&own[..n]) {
+                std::cmp::Ordering::Less if self.sym & element != 0 => return None,
+                std::cmp::Ordering::Equal => new_stab |= element,
+                _ => {}
+            }
+        }
+        Some(new_stab)
+    }
+
+    /// Calls `f` on every child of `node` that survives the symmetry and pruning tests.
+    fn children(&self, node: &Node, stack: &mut Stack, f: &mut impl FnMut(Node, &mut Stack)) {
+        let g = &self.groups[node.group as usize];
+        let free = !(node.occ | node.att) & self.mask;
+        let mut cand = free & !((1u128 << node.next) - 1);
+        if cand.count_ones() < node.left as u32 {
+            return;
+        }
+        let colors: &[Color] = if g.orientable {
+            &[Color::Black, Color::White]
+        } else {
+            &[Color::Black]
+        };
+        while cand != 0 {
+            let s = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            for &color in colors {
+                let (black_req, white_req) = match color {
+                    Color::Black if g.orientable => {
+                        if node.white_req >= node.left {
+                            continue;
+                        }
+                        (node.black_req.saturating_sub(1), node.white_req)
+                    }
+                    Color::White => {
+                        if node.black_req >= node.left {
+                            continue;
+                        }
+                        (node.black_req, node.white_req.saturating_sub(1))
+                    }
+                    Color::Black => (0, 0),
+                };
+                let a = self.geo.attacks(g.kind, color, s);
+                if a & node.occ != 0 {
+                    continue;
+                }
+                let mut child = Node {
+                    occ: node.occ | 1u128 << s,
+                    att: node.att | a,
+                    left: node.left - 1,
+                    next: s as u8 + 1,
+                    black_req,
+                    white_req,
+                    ..*node
+                };
+                stack.push(PlacedPiece {
+                    square: s as u8,
+                    kind: g.kind,
+                    color,
+                });
+                if self.finish_child(&mut child, stack) {
+                    f(child, stack);
+                }
+                stack.pop();
+            }
+        }
+    }
+
+    /// Closes a finished group (symmetry) and applies the pawn-and-stone test.
+    fn finish_child(&self, child: &mut Node, stack: &Stack) -> bool {
+        if child.left == 0 {
+            let gi = child.group as usize;
+            if child.stab != ID {
+                let n = self.groups[gi].count as usize;
+                match self.canonical(&stack[stack.len() - n..], child.stab) {
+                    Some(stab) => child.stab = stab,
+                    None => return false,
+                }
+            }
+            child.group += 1;
+            if let Some(g) = self.groups.get(gi + 1) {
+                child.left = g.count;
+                child.next = 0;
+                child.black_req = g.black_req;
+                child.white_req = g.white_req;
+            }
+        }
+        !self.opts.prune || self.feasible(child)
+    }
+
+    fn is_terminal(&self, node: &Node) -> bool {
+        let gi = node.group as usize;
+        gi == self.groups.len() || (gi >= self.leaf_from && node.left == self.groups[gi].count)
+    }
+
+    fn dfs(&self, node: Node, stack: &mut Stack, acc: &mut Acc) {
+        acc.nodes += 1;
+        if acc.nodes & 0x3fff == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() > d {
+                    self.interrupt();
+                }
+            }
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if self.is_terminal(&node) {
+            self.leaf(&node, stack, acc);
+            return;
+        }
+        self.children(&node, stack, &mut |child, stack| {
+            self.dfs(child, stack, acc)
+        });
+    }
+
+    fn interrupt(&self) {
+        self.interrupted.store(true, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    fn leaf(&self, node: &Node, stack: &Stack, acc: &mut Acc) {
+        let weight = self.weight(node.stab);
+        let mirror = node.stab & MIRROR != 0;
+        if node.group as usize != self.groups.len() {
+            let Some(leaf) = &self.leaf else { return };
+            let free = !(node.occ | node.att) & self.mask;
+            let (all, fixed) = leaf.count(self.geo, node.occ, free, mirror, &mut acc.scratch);
+            acc.count += weight * all as u128;
+            acc.mirror_fixed += weight * fixed as u128;
+            return;
+        }
+        if self.opts.mode == Mode::Count {
+            acc.count += weight;
+            if mirror {
+                acc.mirror_fixed += weight;
+            }
+            return;
+        }
+        // Elements as 2-bit vectors (bit 0 mirror, bit 1 turn) compose by xor, and the leaf's
+        // stabiliser `node.stab` says which images coincide (the group is abelian).
+        for v in 0..4u8 {
+            if self.sym & (1 << v) == 0 || (0..v).any(|u| node.stab & (1 << (u ^ v)) != 0) {
+                continue;
+            }
+            let image = |p: &PlacedPiece| self.image(1 << v, *p);
+            // One image of each mirror pair represents it: with the mirror in the symmetry
+            // group, the one reached without it; otherwise the lexicographically smaller.
+            let representative = if self.sym & MIRROR != 0 {
+                v & 1 == 0
+            } else {
+                let y = Placement::new(self.geo, stack.iter().map(image).collect());
+                let m = y.pieces().iter().map(|p| self.image(MIRROR, *p)).collect();
+                Placement::new(self.geo, m).pieces() >= y.pieces()
+            };
+            if self.opts.identify_mirror && !representative {
+                acc.count += 1;
+                continue;
+            }
+            let Mode::Enumerate { limit } = self.opts.mode else {
+                return;
+            };
+            let k = self.emitted.fetch_add(1, Ordering::Relaxed);
+            if limit.is_some_and(|l| k >= l) {
+                self.stop.store(true, Ordering::Relaxed);
+                return;
+            }
+            acc.count += 1;
+            acc.mirror_classes += representative as u128;
+            (self.on_solution)(&Placement::new(self.geo, stack.iter().map(image).collect()));
+            if limit.is_some_and(|l| k + 1 >= l) {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Splits the tree into at least `target` independent tasks (or all terminal nodes).
+    fn tasks(&self, target: usize) -> Vec<(Node, Stack)> {
+        let root = self.root();
+        let mut stack = Vec::new();
+        if self.opts.prune && !self.feasible(&root) {
+            return Vec::new();
+        }
+        let mut tasks = vec![(root, stack.clone())];
+        loop {
+            if tasks.len() >= target || tasks.iter().all(|(n, _)| self.is_terminal(n)) {
+                return tasks;
+            }
+            let mut next = Vec::new();
+            for (node, st) in tasks {
+                if self.is_terminal(&node) {
+                    next.push((node, st));
+                    continue;
+                }
+                stack.clone_from(&st);
+                self.children(&node, &mut stack, &mut |child, stack| {
+                    next.push((child, stack.clone()))
+                });
+            }
+            tasks = next;
+        }
+    }
+}
+
+/// Solves `problem`: counts or enumerates its placements, handing each enumerated placement to
+/// `on_solution` as soon as it is found (from several threads, hence `Sync`).
+///
+/// Counts are exact when `complete` is true; the search stops early on a limit or time limit.
+pub fn solve(
+    problem: &Problem,
+    opts: &Options<'_>,
+    on_solution: &(dyn Fn(&Placement) + Sync),
+) -> Outcome {
+    let start = Instant::now();
+    let search = Search::new(problem, opts, on_solution);
+    let threads = if opts.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        opts.threads
+    };
+    let tasks = search.tasks(256 * threads);
+    let total = tasks.len();
+    let done = AtomicUsize::new(0);
+    let found = Mutex::new(0u128);
+    let run = |(node, mut stack): (Node, Stack)| {
+        let mut acc = Acc::default();
+        search.dfs(node, &mut stack, &mut acc);
+        if search.stop.load(Ordering::Relaxed) {
+            return acc;
+        }
+        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(progress) = opts.progress {
+            let mut f = found.lock().unwrap_or_else(|e| e.into_inner());
+            *f += acc.count;
+            progress(Progress {
+                done: d,
+                total,
+                found: *f,
+            });
+        }
+        acc
+    };
+    let acc = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(|| {
+            tasks
+                .into_par_iter()
+                .map(run)
+                .reduce(Acc::default, Acc::add)
+        }),
+        Err(_) => tasks.into_iter().map(run).fold(Acc::default(), Acc::add),
+    };
+    let complete = !search.stop.load(Ordering::Relaxed);
+    Outcome {
+        count: acc.count,
+        count_mirror_identified: match opts.mode {
+            Mode::Count => (acc.count + acc.mirror_fixed) / 2,
+            Mode::Enumerate { .. } => acc.mirror_classes,
+        },
+        complete: complete && !search.interrupted.load(Ordering::Relaxed),
+        nodes: acc.nodes,
+        tasks_done: done.load(Ordering::Relaxed),
+        tasks: total,
+        elapsed: start.elapsed(),
+    }
+}

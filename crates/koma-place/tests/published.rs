@@ -1,0 +1,91 @@
+//! Published and landmark results on the 9×9 board. Quick ones run always; heavy ones are
+//! `#[ignore]`d and meant for release builds:
+//! `cargo test -p koma-place --release --test published -- --include-ignored`.
+
+mod common;
+
+use std::sync::Mutex;
+
+use koma_place::{Geometry, Mode, Options, Placement, Problem, solve};
+
+fn problem(pieces: &str, both: bool) -> Problem {
+    Problem::new(pieces.parse().unwrap(), Geometry::standard(), both).unwrap()
+}
+
+fn board(p: &Placement) -> common::Board {
+    p.pieces()
+        .iter()
+        .map(|q| (q.square as usize, q.kind, q.color))
+        .collect()
+}
+
+fn enumerate(problem: &Problem, limit: Option<u64>) -> (koma_place::Outcome, Vec<Placement>) {
+    let found = Mutex::new(Vec::new());
+    let opts = Options {
+        mode: Mode::Enumerate { limit },
+        ..Options::default()
+    };
+    let out = solve(problem, &opts, &|p| found.lock().unwrap().push(p.clone()));
+    (out, found.into_inner().unwrap())
+}
+
+/// The published count: 3720 one-directional placements of the 40 pieces, 1860 up to mirror.
+#[test]
+fn standard_40_one_directional() {
+    let p = problem("P18L4N4S4G4K2R2B2", false);
+    let counted = solve(&p, &Options::default(), &|_| {});
+    assert!(counted.complete);
+    assert_eq!(
+        (counted.count, counted.count_mirror_identified),
+        (3720, 1860)
+    );
+    let (out, all) = enumerate(&p, None);
+    assert_eq!((out.count, out.count_mirror_identified), (3720, 1860));
+    let distinct: std::collections::HashSet<String> = all.iter().map(Placement::to_sfen).collect();
+    assert_eq!(distinct.len(), 3720);
+    assert!(
+        all.iter()
+            .all(|p| p.pieces().len() == 40 && common::valid(9, 9, &board(p)))
+    );
+}
+
+/// A pawn more than the set holds cannot be placed one-directionally (the 40 is the maximum
+/// with this many pawns), and no 41st piece of any kind fits: even a stone is refused.
+#[test]
+fn standard_40_plus_a_stone_one_directional_is_impossible() {
+    let p = problem("P18L4N4S4G4K2R2B2X", false);
+    let out = solve(&p, &Options::default(), &|_| {});
+    assert!(out.complete);
+    assert_eq!(out.count, 0);
+}
+
+/// The 39-piece count by enumeration equals the count with pawns counted at the leaves.
+#[test]
+#[ignore = "heavy: run in release"]
+fn standard_39_one_directional_enumerated_matches_counted() {
+    let p = problem("P17L4N4S4G4K2R2B2", false);
+    let counted = solve(&p, &Options::default(), &|_| {});
+    assert!(counted.complete);
+    assert_eq!(counted.count, 14_032_268);
+    assert_eq!(counted.count_mirror_identified, 7_016_134);
+    let opts = Options {
+        mode: Mode::Enumerate { limit: None },
+        ..Options::default()
+    };
+    let out = solve(&p, &opts, &|_| {});
+    assert_eq!(
+        (out.count, out.count_mirror_identified),
+        (counted.count, counted.count_mirror_identified)
+    );
+}
+
+/// The largest known two-directional placement: the 40 pieces and 6 more knights.
+#[test]
+#[ignore = "heavy: run in release"]
+fn forty_six_pieces_two_directional() {
+    let p = problem("P18L4N10S4G4K2R2B2", true);
+    let (out, found) = enumerate(&p, Some(1));
+    assert_eq!(out.count, 1);
+    assert!(common::valid(9, 9, &board(&found[0])));
+    assert_eq!(found[0].pieces().len(), 46);
+}

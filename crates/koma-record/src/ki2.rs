@@ -1,0 +1,293 @@
+//! KI2 records: the KIF header, then moves in Japanese notation only (`▲７六歩　△３四歩`),
+//! disambiguated by the JSA words (右 左 直 上 寄 引 打), and a closing `まで…` line that says how
+//! the game ended.
+
+use koma_core::Color;
+
+use crate::japanese::{self, Notation};
+use crate::kif::{Head, read_head, read_variation, summary, width, write_head};
+use crate::record::{Builder, walk_variations};
+use crate::{EndKind, ErrorKind, GameEnd, Line, Read, ReadError, Record, Warning};
+
+const MARKS: [char; 6] = ['▲', '△', '☗', '☖', '▽', '▼'];
+
+fn is_move_line(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with(MARKS) || t.starts_with("まで") || t.starts_with("変化")
+}
+
+/// Reads a KI2 record.
+///
+/// ```
+/// let text = "先手：A\n後手：B\n▲７六歩    △３四歩    ▲２二角成  △同　銀\nまで4手で後手の勝ち\n";
+/// let rec = koma_record::ki2::read(text).unwrap().record;
+/// assert_eq!(rec.main.moves[3].mv.to_string(), "3a2b");
+/// assert_eq!(rec.main.end.unwrap().kind, koma_record::EndKind::Resign);
+/// ```
+pub fn read(text: &str) -> Result<Read, ReadError> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+        .peekable();
+    let Head {
+        record,
+        mut warnings,
+    } = read_head(&mut lines, is_move_line)?;
+    let mut b = Builder::new(record);
+    for (no, line) in lines {
+        read_line(&mut b, no, line, &mut warnings)
+            .map_err(|e| e.with_partial(b.record().clone()))?;
+    }
+    Ok(Read {
+        record: b.finish(),
+        warnings,
+    })
+}
+
+fn read_line(
+    b: &mut Builder,
+    no: usize,
+    line: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), ReadError> {
+    let t = line.trim();
+    if t.is_empty() || t.starts_with('#') {
+        return Ok(());
+    }
+    if let Some(c) = t.strip_prefix('*') {
+        b.comment(c.to_owned());
+        return Ok(());
+    }
+    if t.starts_with('&') {
+        warnings.push(Warning {
+            line: no,
+            message: format!("bookmark `{t}` skipped"),
+        });
+        return Ok(());
+    }
+    if let Some(r) = read_variation(b, no, t) {
+        return r;
+    }
+    if let Some(rest) = t.strip_prefix("まで") {
+        let kind = read_summary(rest, b.pos().side_to_move(), b.pos().is_checkmate()).ok_or_else(
+            || {
+                ReadError::syntax(
+                    no,
+                    1,
+                    t,
+                    "a result like `まで76手で先手の勝ち`, `まで40手で千日手` or `まで9手で詰み`",
+                )
+            },
+        )?;
+        b.end(GameEnd::new(kind));
+        return Ok(());
+    }
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    loop {
+        while chars.get(i).is_some_and(|c| c.is_whitespace()) {
+            i += 1;
+        }
+        if i >= chars.len() {
+            return Ok(());
+        }
+        let rest: String = chars[i..].iter().collect();
+        if !rest.starts_with(MARKS) {
+            return Err(ReadError::syntax(
+                no,
+                i + 1,
+                &rest,
+                "a move starting with ▲ or △",
+            ));
+        }
+        if b.ended() {
+            return Err(ReadError::syntax(
+                no,
+                i + 1,
+                &rest,
+                "no move after the end of the line (or `変化：N手`)",
+            ));
+        }
+        let (mt, used) = japanese::parse_move_text(&rest)
+            .map_err(|(c, e)| ReadError::syntax(no, i + c, &rest, e))?;
+        let text: String = rest.chars().take(used).collect();
+        let ply = b.pos().ply();
+        let m = japanese::resolve(b.pos(), &mt).map_err(|fits| {
+            let kind = match fits.len() {
+                0 => ErrorKind::IllegalMove {
+                    ply,
+                    sfen: b.pos().to_sfen(),
+                },
+                _ => ErrorKind::Ambiguous {
+                    ply,
+                    candidates: japanese::usi_list(&fits),
+                },
+            };
+            ReadError {
+                line: no,
+                column: i + 1,
+                text: text.clone(),
+                kind,
+                partial: None,
+            }
+        })?;
+        let mark_color = match rest.chars().next() {
+            Some('▲' | '☗' | '▼') => Color::Black,
+            _ => Color::White,
+        };
+        if mark_color != b.pos().side_to_move() {
+            let kind = ErrorKind::IllegalMove {
+                ply,
+                sfen: b.pos().to_sfen(),
+            };
+            return Err(ReadError {
+                line: no,
+                column: i + 1,
+                text,
+                kind,
+                partial: None,
+            });
+        }
+        b.push(m, None);
+        i += used;
+    }
+}
+
+/// Reads the rest of a `まで…` line: `76手で先手の勝ち` and so on.
+fn read_summary(rest: &str, side_to_move: Color, mated: bool) -> Option<EndKind> {
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let words = rest[digits..].strip_prefix("手で")?.trim();
+    if let Some(who) = words.strip_suffix("の反則勝ち") {
+        let winner = side_name_color(who.rsplit('の').next().unwrap_or(who))?;
+        return Some(if winner == side_to_move {
+            EndKind::IllegalWin
+        } else {
+            EndKind::IllegalMove
+        });
+    }
+    if words.contains("時間切れ") {
+        return Some(EndKind::TimeUp);
+    }
+    if words.contains("入玉") {
+        return Some(EndKind::DeclareWin);
+    }
+    if words.ends_with("の勝ち") {
+        return Some(if mated {
+            EndKind::Mate
+        } else {
+            EndKind::Resign
+        });
+    }
+    EndKind::from_kif(words)
+}
+
+fn side_name_color(name: &str) -> Option<Color> {
+    match name {
+        "先手" | "下手" => Some(Color::Black),
+        "後手" | "上手" => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// Writes a record as KI2 text (times are not part of KI2 and are left out).
+///
+/// ```
+/// let rec = koma_record::usi::read("startpos moves 7g7f 3c3d 8h2b+ 3a2b").unwrap().record;
+/// let text = koma_record::ki2::write(&rec);
+/// assert!(text.contains("▲７六歩    △３四歩    ▲２二角成  △同　銀"), "{text}");
+/// ```
+pub fn write(record: &Record) -> String {
+    let mut out = String::new();
+    write_head(&mut out, record);
+    write_line(
+        &mut out,
+        &record.main,
+        &mut record.initial.clone(),
+        record.initial.ply(),
+    );
+    walk_variations(record, |line, pos, _| {
+        out.push_str(&format!("\n変化：{}手\n", pos.ply()));
+        write_line(&mut out, line, &mut pos.clone(), record.initial.ply());
+    });
+    out
+}
+
+fn write_line(out: &mut String, line: &Line, pos: &mut koma_core::Position, first: u32) {
+    let mut on_line = 0;
+    for m in &line.moves {
+        if on_line > 0 {
+            out.push_str("  ");
+        }
+        let text = japanese::write_move(pos, m.mv, Notation::Ki2);
+        out.push_str(&text);
+        on_line += 1;
+        if on_line == 6 || !m.comments.is_empty() {
+            out.push('\n');
+            on_line = 0;
+        } else {
+            out.push_str(&" ".repeat(10usize.saturating_sub(width(&text))));
+        }
+        for c in &m.comments {
+            out.push_str(&format!("*{c}\n"));
+        }
+        pos.do_move(m.mv);
+    }
+    if on_line > 0 {
+        out.truncate(out.trim_end_matches(' ').len());
+        out.push('\n');
+    }
+    if let Some(end) = &line.end {
+        out.push_str(&summary(end.kind, pos.ply() - first, pos.side_to_move()));
+        for c in &end.comments {
+            out.push_str(&format!("*{c}\n"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_with_variations_and_comments() {
+        let text = "先手：甲\n後手：乙\n*はじめ\n▲７六歩    △３四歩    ▲２二角成\n*角交換\n△同　銀    ▲４五角打\nまで5手で先手の勝ち\n\n変化：3手\n▲２六歩    △８四歩\n";
+        let rec = read(text).unwrap().record;
+        assert_eq!(rec.comments, ["はじめ"]);
+        assert_eq!(rec.main.moves[2].comments, ["角交換"]);
+        assert_eq!(rec.main.moves.len(), 5);
+        assert_eq!(rec.main.moves[2].variations[0].moves.len(), 2);
+        let again = write(&rec);
+        assert_eq!(read(&again).unwrap().record, rec, "{again}");
+    }
+
+    #[test]
+    fn every_end_reads_back() {
+        let rec0 = crate::usi::read("startpos moves 7g7f 3c3d").unwrap().record;
+        for kind in EndKind::ALL {
+            let mut rec = rec0.clone();
+            rec.main.end = Some(GameEnd::new(kind));
+            let back = read(&write(&rec)).unwrap().record;
+            let expected = match kind {
+                EndKind::IllegalAction(Color::Black) => EndKind::IllegalMove,
+                EndKind::IllegalAction(Color::White) => EndKind::IllegalWin,
+                k => k,
+            };
+            assert_eq!(back.main.end.unwrap().kind, expected, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn errors() {
+        let e = read("▲７六歩 △３四歩 ▲５八金\n").unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::Ambiguous { ply: 3, .. }), "{e}");
+        assert_eq!((e.line, e.column), (1, 11));
+        assert_eq!(e.partial.unwrap().main.moves.len(), 2);
+        let e = read("▲７六歩 ▲３四歩\n").unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::IllegalMove { ply: 2, .. }));
+        let e = read("▲７六歩 xyz\n").unwrap_err();
+        assert_eq!(e.column, 6);
+        let e = read("▲７六歩\nまで1手で何か\n").unwrap_err();
+        assert_eq!(e.line, 2);
+    }
+}
