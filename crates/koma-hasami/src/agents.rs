@@ -20,7 +20,7 @@ use crate::search::{HandEval, Limit, Searcher};
 use crate::study;
 
 /// Default depth of the `search` and `learned` agents when no limit is given.
-pub const DEFAULT_DEPTH: u32 = 4;
+pub const DEFAULT_DEPTH: u32 = 5;
 const TT_BITS: u32 = 18;
 
 /// Why an agent name could not be read.
@@ -273,7 +273,7 @@ mod tests {
         }
         assert_eq!(
             "learned".parse::<AgentSpec>().unwrap().to_string(),
-            "learned:4"
+            "learned:5"
         );
         for bad in [
             "",

@@ -144,7 +144,7 @@ impl<E: Evaluator> Searcher<E> {
     }
 
     /// Searches the last position of a game whose positions have the keys `history` (oldest first;
-    /// repeated positions score as draws) up to `limit`. Without a limit, depth 4.
+    /// repeated positions score as draws) up to `limit`. Without a limit, depth 5.
     pub fn search(&mut self, pos: &Position, history: &[u64], limit: Limit) -> SearchResult {
         let mut pos = pos.clone();
         let max_depth = match limit {
@@ -156,7 +156,7 @@ impl<E: Evaluator> Searcher<E> {
             Limit {
                 depth: None,
                 movetime: None,
-            } => 4,
+            } => 5,
         };
         self.deadline = limit.movetime.map(|t| Instant::now() + t);
         self.stopped = false;

@@ -38,7 +38,7 @@ use crate::{Bitboard, Geometry};
 
 /// Calls `f(col, first_rank, len, top_open, bottom_open)` for every vertical run of `free`.
 #[inline]
-fn for_each_run(
+pub(crate) fn for_each_run(
     geo: &Geometry,
     occupied: Bitboard,
     free: Bitboard,
@@ -387,6 +387,90 @@ impl LeafCounter {
     }
 }
 
+/// Every way to put pawns on one run, for enumerating the final pawns one run at a time.
+#[derive(Debug, Clone)]
+pub(crate) struct PawnPatterns {
+    /// For `(len * 2 + top) * 2 + bottom`: (Black pawns, White pawns) as masks from the run's top.
+    lists: Vec<Vec<(u16, u16)>>,
+    most: Vec<u32>,
+}
+
+impl PawnPatterns {
+    pub(crate) fn new(ranks: u8, both_ways: bool) -> PawnPatterns {
+        let (mut lists, mut most) = (Vec::new(), Vec::new());
+        let kinds = if both_ways { 3usize } else { 2 };
+        for len in 0..=ranks as u32 {
+            for top in [false, true] {
+                for bottom in [false, true] {
+                    let mut list = Vec::new();
+                    for code in 0..kinds.pow(len) {
+                        // cell i holds (code / kinds^i) % kinds: 0 empty, 1 Black, 2 White
+                        let cell = |i: u32| (code / kinds.pow(i)) % kinds;
+                        let (mut b, mut w) = (0u16, 0u16);
+                        let mut ok = true;
+                        for i in 0..len {
+                            match cell(i) {
+                                1 => {
+                                    b |= 1 << i;
+                                    ok &= if i == 0 { top } else { cell(i - 1) == 0 };
+                                }
+                                2 => {
+                                    w |= 1 << i;
+                                    ok &= if i + 1 == len {
+                                        bottom
+                                    } else {
+                                        cell(i + 1) == 0
+                                    };
+                                }
+                                _ => {}
+                            }
+                        }
+                        if ok {
+                            list.push((b, w));
+                        }
+                    }
+                    most.push(
+                        list.iter()
+                            .map(|(b, w)| (b | w).count_ones())
+                            .max()
+                            .unwrap_or(0),
+                    );
+                    lists.push(list);
+                }
+            }
+        }
+        PawnPatterns { lists, most }
+    }
+
+    /// The runs of `free` as (first square, pattern index).
+    pub(crate) fn runs(
+        &self,
+        geo: &Geometry,
+        occupied: Bitboard,
+        free: Bitboard,
+    ) -> Vec<(u32, usize)> {
+        let h = geo.ranks() as u32;
+        let mut runs = Vec::with_capacity(48);
+        for_each_run(geo, occupied, free, |col, r0, len, top, bottom| {
+            runs.push((
+                col as u32 * h + r0,
+                (len as usize * 2 + top as usize) * 2 + bottom as usize,
+            ));
+        });
+        runs
+    }
+
+    /// The pawn patterns of a run kind.
+    pub(crate) fn patterns(&self, index: usize) -> &[(u16, u16)] {
+        &self.lists[index]
+    }
+
+    /// Most pawns a run kind holds.
+    pub(crate) fn most(&self, index: usize) -> u32 {
+        self.most[index]
+    }
+}
+
 fn sparse(dense: &[u64], w: usize) -> Vec<Term> {
     dense
         .iter()
@@ -565,7 +649,10 @@ mod tests {
                 let free = geo.all() & !occ & !att;
                 for [d, p, s] in brute_doubles(&geo, occ, free) {
                     let (d, p, s) = (d as u32, p as u32, s as u32);
-                    assert!(vertical_blocks_fit(&geo, free, d, p, s), "{free:b} {d} {p} {s}");
+                    assert!(
+                        vertical_blocks_fit(&geo, free, d, p, s),
+                        "{free:b} {d} {p} {s}"
+                    );
                 }
             }
         }

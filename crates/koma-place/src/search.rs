@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::relax::{LeafCounter, LeafScratch};
+use crate::relax::{LeafCounter, LeafScratch, PawnPatterns};
 use crate::{
     Bitboard, Color, Facing, Geometry, Kind, PieceSet, PlaceError, PlacedPiece, Placement,
     pawns_and_stones_fit, vertical_blocks_fit,
@@ -206,6 +206,8 @@ struct Search<'a> {
     after: Vec<[u32; 3]>,
     leaf_from: usize,
     leaf: Option<LeafCounter>,
+    /// Enumeration: the final pawns are placed run by run from precomputed patterns.
+    patterns: Option<PawnPatterns>,
     opts: &'a Options<'a>,
     on_solution: &'a (dyn Fn(&Placement) + Sync),
     stop: AtomicBool,
@@ -215,6 +217,15 @@ struct Search<'a> {
 }
 
 type Stack = Vec<PlacedPiece>;
+
+/// The runs of a node whose only remaining pieces are pawns, for [`Search::place_pawns`].
+struct PawnLeaf<'a> {
+    patterns: &'a PawnPatterns,
+    runs: &'a [(u32, usize)],
+    /// Most pawns the runs from each index on hold.
+    rest: &'a [u32],
+    full: &'a Node,
+}
 
 const DOUBLE: usize = 0;
 const SINGLE: usize = 1;
@@ -289,6 +300,11 @@ impl<'a> Search<'a> {
                 .sum();
             LeafCounter::new(&problem.geometry, pawns, stones, both)
         });
+        let last_is_free_pawn = groups
+            .last()
+            .is_some_and(|g| g.kind == Kind::Pawn && g.black_req == 0 && g.white_req == 0);
+        let patterns = (!counting && last_is_free_pawn)
+            .then(|| PawnPatterns::new(problem.geometry.ranks(), both));
         let mut sym = ID;
         if opts.symmetry {
             sym |= MIRROR;
@@ -303,8 +319,15 @@ impl<'a> Search<'a> {
             both,
             sym,
             after,
-            leaf_from: if counting { leaf_from } else { n },
+            leaf_from: if counting {
+                leaf_from
+            } else if patterns.is_some() {
+                n - 1
+            } else {
+                n
+            },
             leaf,
+            patterns,
             opts,
             on_solution,
             stop: AtomicBool::new(false),
@@ -508,15 +531,33 @@ impl<'a> Search<'a> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    fn leaf(&self, node: &Node, stack: &Stack, acc: &mut Acc) {
+    fn leaf(&self, node: &Node, stack: &mut Stack, acc: &mut Acc) {
         let weight = self.weight(node.stab);
         let mirror = node.stab & MIRROR != 0;
         if node.group as usize != self.groups.len() {
-            let Some(leaf) = &self.leaf else { return };
             let free = !(node.occ | node.att) & self.mask;
-            let (all, fixed) = leaf.count(self.geo, node.occ, free, mirror, &mut acc.scratch);
-            acc.count += weight * all as u128;
-            acc.mirror_fixed += weight * fixed as u128;
+            if let Some(leaf) = &self.leaf {
+                let (all, fixed) = leaf.count(self.geo, node.occ, free, mirror, &mut acc.scratch);
+                acc.count += weight * all as u128;
+                acc.mirror_fixed += weight * fixed as u128;
+            } else if let Some(patterns) = &self.patterns {
+                let runs = patterns.runs(self.geo, node.occ, free);
+                let mut rest = vec![0; runs.len() + 1];
+                for i in (0..runs.len()).rev() {
+                    rest[i] = rest[i + 1] + patterns.most(runs[i].1);
+                }
+                let full = Node {
+                    group: self.groups.len() as u8,
+                    ..*node
+                };
+                let pawns = PawnLeaf {
+                    patterns,
+                    runs: &runs,
+                    rest: &rest,
+                    full: &full,
+                };
+                self.place_pawns(&pawns, 0, node.left as u32, stack, acc);
+            }
             return;
         }
         if self.opts.mode == Mode::Count {
@@ -533,9 +574,10 @@ impl<'a> Search<'a> {
                 continue;
             }
             let image = |p: &PlacedPiece| self.image(1 << v, *p);
-            // One image of each mirror pair represents it: with the mirror in the symmetry
-            // group, the one reached without it; otherwise the lexicographically smaller.
-            let representative = if self.sym & MIRROR != 0 {
+            // One image of each mirror pair represents it: when the mirror cuts the search and
+            // does not fix the prefix, the image reached without it; otherwise (the pair lies
+            // among this prefix's own completions) the lexicographically larger.
+            let representative = if self.sym & MIRROR != 0 && node.stab & MIRROR == 0 {
                 v & 1 == 0
             } else {
                 let y = Placement::new(self.geo, stack.iter().map(image).collect());
@@ -560,6 +602,40 @@ impl<'a> Search<'a> {
             if limit.is_some_and(|l| k + 1 >= l) {
                 self.stop.store(true, Ordering::Relaxed);
             }
+        }
+    }
+
+    /// Enumerates the final pawns: patterns for runs `i..` holding `k` pawns.
+    fn place_pawns(&self, leaf: &PawnLeaf<'_>, i: usize, k: u32, stack: &mut Stack, acc: &mut Acc) {
+        if self.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if k == 0 {
+            self.leaf(leaf.full, stack, acc);
+            return;
+        }
+        if leaf.rest[i] < k {
+            return;
+        }
+        let (base, index) = leaf.runs[i];
+        for &(black, white) in leaf.patterns.patterns(index) {
+            let c = (black | white).count_ones();
+            if c > k {
+                continue;
+            }
+            let n = stack.len();
+            for (mut mask, color) in [(black, Color::Black), (white, Color::White)] {
+                while mask != 0 {
+                    stack.push(PlacedPiece {
+                        square: (base + mask.trailing_zeros()) as u8,
+                        kind: Kind::Pawn,
+                        color,
+                    });
+                    mask &= mask - 1;
+                }
+            }
+            self.place_pawns(leaf, i + 1, k - c, stack, acc);
+            stack.truncate(n);
         }
     }
 

@@ -162,23 +162,42 @@ fn two_directional_small_boards() {
 
 #[test]
 fn limit_and_mirror_identification() {
-    let problem = Problem::new("P3X".parse().unwrap(), Geometry::new(3, 4).unwrap(), true).unwrap();
-    let full = solve(&problem, &Options::default(), &|_| {});
-    let seen = Mutex::new(0u128);
-    let opts = Options {
-        mode: Mode::Enumerate { limit: None },
-        identify_mirror: true,
-        ..Options::default()
-    };
-    let out = solve(&problem, &opts, &|_| *seen.lock().unwrap() += 1);
-    assert_eq!(*seen.lock().unwrap(), full.count_mirror_identified);
-    assert_eq!(out.count, full.count);
-    let seen = Mutex::new(0u128);
-    let opts = Options {
-        mode: Mode::Enumerate { limit: Some(5) },
-        ..Options::default()
-    };
-    let out = solve(&problem, &opts, &|_| *seen.lock().unwrap() += 1);
-    assert_eq!(*seen.lock().unwrap(), 5);
-    assert!(!out.complete);
+    for (pieces, files, ranks, both) in [
+        ("P3X", 3, 4, true),
+        ("KP3", 3, 4, false),
+        ("GP3", 4, 4, true),
+        ("R2P3", 4, 4, false),
+    ] {
+        let geo = Geometry::new(files, ranks).unwrap();
+        let problem = Problem::new(pieces.parse().unwrap(), geo, both).unwrap();
+        let full = solve(&problem, &Options::default(), &|_| {});
+        let seen = Mutex::new(HashSet::new());
+        let opts = Options {
+            mode: Mode::Enumerate { limit: None },
+            identify_mirror: true,
+            ..Options::default()
+        };
+        let out = solve(&problem, &opts, &|p| {
+            assert!(seen.lock().unwrap().insert(p.to_sfen()));
+        });
+        assert_eq!(
+            seen.lock().unwrap().len() as u128,
+            full.count_mirror_identified,
+            "{pieces}"
+        );
+        assert_eq!(
+            (out.count, out.count_mirror_identified),
+            (full.count, full.count_mirror_identified)
+        );
+        let seen = Mutex::new(0u128);
+        let opts = Options {
+            mode: Mode::Enumerate { limit: Some(5) },
+            ..Options::default()
+        };
+        let out = solve(&problem, &opts, &|_| *seen.lock().unwrap() += 1);
+        assert_eq!(*seen.lock().unwrap(), 5.min(full.count));
+        if full.count > 5 {
+            assert!(!out.complete, "{pieces}: a limit that cut the search");
+        }
+    }
 }

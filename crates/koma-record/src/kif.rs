@@ -330,6 +330,7 @@ fn read_move_line(
     let time_col = col + used + tail.chars().take_while(|c| c.is_whitespace()).count();
     let time = parse_time_field(tail.trim())
         .map_err(|e| ReadError::syntax(no, time_col, tail.trim(), e))?;
+    let time = time.map(|t| b.normalize_time(t));
     match (mv, end) {
         (Some(m), _) => b.push(m, time),
         (None, Some(kind)) => b.end(GameEnd {
@@ -534,11 +535,12 @@ mod tests {
         let usi: Vec<String> = rec.moves().map(|m| m.to_string()).collect();
         assert_eq!(usi, ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
         assert_eq!(rec.main.moves[0].comments, ["初手のコメント"]);
+        // A total that is the sum of the mover's times is not kept (the writer recomputes it).
         assert_eq!(
             rec.main.moves[2].time,
             Some(MoveTime {
                 used_ms: 60_000,
-                total_ms: Some(72_000)
+                total_ms: None
             })
         );
         let v = &rec.main.moves[2].variations;
@@ -558,6 +560,25 @@ mod tests {
             text.contains("   3 ２二角成(88)  ( 1:00/00:01:12)+\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn totals_kept_only_when_they_say_something() {
+        // A game joined at 1 hour: the total is kept. A time without total reads and writes back.
+        let text = "   1 ７六歩(77)   ( 0:05/01:00:05)\n   2 ３四歩(33)   ( 6:34)\n";
+        let rec = read(text).unwrap().record;
+        assert_eq!(rec.main.moves[0].time.unwrap().total_ms, Some(3_605_000));
+        assert_eq!(
+            rec.main.moves[1].time.unwrap(),
+            MoveTime {
+                used_ms: 394_000,
+                total_ms: None
+            }
+        );
+        let written = write(&rec);
+        assert!(written.contains("( 0:05/01:00:05)\n"), "{written}");
+        assert!(written.contains("( 6:34/00:06:34)\n"), "{written}");
+        assert_eq!(read(&written).unwrap().record, rec);
     }
 
     #[test]

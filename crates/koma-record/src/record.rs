@@ -285,6 +285,8 @@ pub(crate) struct Builder {
     /// Every line opened so far, in reading order: its path and the number of its first move.
     opened: Vec<(Vec<(usize, usize)>, u32)>,
     pos: Position,
+    /// Each side's time used along the line being read, before its next move.
+    totals: [u64; 2],
     pending_comments: Vec<String>,
 }
 
@@ -298,6 +300,7 @@ impl Builder {
             path: Vec::new(),
             opened: vec![(Vec::new(), start)],
             pos,
+            totals: [0; 2],
             pending_comments: Vec::new(),
         }
     }
@@ -321,7 +324,20 @@ impl Builder {
     }
 
     /// Appends a move the caller checked to be legal in [`Builder::pos`].
+    /// A time as read, without its total when the total is just the sum of the mover's times
+    /// (what a writer would compute), so that only a total that says something is kept.
+    pub(crate) fn normalize_time(&self, t: MoveTime) -> MoveTime {
+        let side = self.pos.side_to_move().index();
+        let computed = self.totals[side].saturating_add(t.used_ms);
+        MoveTime {
+            used_ms: t.used_ms,
+            total_ms: t.total_ms.filter(|&total| total != computed),
+        }
+    }
+
     pub(crate) fn push(&mut self, mv: Move, time: Option<MoveTime>) {
+        let side = self.pos.side_to_move().index();
+        self.totals[side] = self.totals[side].saturating_add(time.map_or(0, |t| t.used_ms));
         let comments = std::mem::take(&mut self.pending_comments);
         self.line_mut().moves.push(RecordMove {
             mv,
@@ -394,7 +410,7 @@ impl Builder {
         let v = node.variations.len() - 1;
         self.path.push((index, v));
         self.opened.push((self.path.clone(), number));
-        self.pos = self.replay();
+        (self.pos, self.totals) = self.replay();
         true
     }
 
@@ -406,20 +422,27 @@ impl Builder {
         line
     }
 
-    /// The position at the end of the current line, replayed from the initial position.
-    fn replay(&self) -> Position {
+    /// The position at the end of the current line and each side's time used, replayed from
+    /// the initial position.
+    fn replay(&self) -> (Position, [u64; 2]) {
         let mut pos = self.record.initial.clone();
+        let mut totals = [0u64; 2];
+        let mut play = |pos: &mut Position, m: &RecordMove| {
+            let side = pos.side_to_move().index();
+            totals[side] = totals[side].saturating_add(m.time.map_or(0, |t| t.used_ms));
+            pos.do_move(m.mv);
+        };
         let mut line = &self.record.main;
         for &(i, v) in &self.path {
             for m in &line.moves[..i] {
-                pos.do_move(m.mv);
+                play(&mut pos, m);
             }
             line = &line.moves[i].variations[v];
         }
         for m in &line.moves {
-            pos.do_move(m.mv);
+            play(&mut pos, m);
         }
-        pos
+        (pos, totals)
     }
 
     /// The record read so far.

@@ -140,6 +140,17 @@ enum Filter {
     Quiets,
 }
 
+/// How `koma moves` writes each move.
+#[derive(Clone, Copy, ValueEnum)]
+enum Notation {
+    /// USI: `7g7f`, `P*5e`.
+    Usi,
+    /// Japanese (KI2 style): `▲７六歩`, `▲５八金左`.
+    Japanese,
+    /// Western: `P-7f`, `Bx2b+`.
+    Western,
+}
+
 /// Arguments of `koma moves`.
 #[derive(Args)]
 pub struct MovesArgs {
@@ -152,6 +163,9 @@ pub struct MovesArgs {
     /// Leave out non-promotions that are never better than promoting.
     #[arg(long)]
     skip_useless: bool,
+    /// How to write the moves.
+    #[arg(long, value_enum, default_value = "usi")]
+    notation: Notation,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -174,15 +188,22 @@ pub fn moves(args: MovesArgs) -> Result<(), CliError> {
     };
     let mut list = Vec::new();
     pos.generate(filter, nonpro, |m| list.push(m));
-    let usi: Vec<String> = list.iter().map(Move::to_string).collect();
+    let names: Vec<String> = list
+        .iter()
+        .map(|&m| match args.notation {
+            Notation::Usi => m.to_string(),
+            Notation::Japanese => koma_record::japanese::move_name(&pos, m),
+            Notation::Western => koma_record::western::move_name(&pos, m),
+        })
+        .collect();
     if args.json {
         println!(
             "{}",
-            serde_json::json!({ "sfen": pos.to_sfen(), "count": usi.len(), "moves": usi })
+            serde_json::json!({ "sfen": pos.to_sfen(), "count": names.len(), "moves": names })
         );
     } else {
-        println!("{}", usi.join(" "));
-        println!("{} moves", usi.len());
+        println!("{}", names.join(" "));
+        println!("{} moves", names.len());
     }
     Ok(())
 }

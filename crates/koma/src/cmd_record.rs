@@ -121,9 +121,14 @@ pub fn convert(args: ConvertArgs) -> Result<(), CliError> {
     let from = input_format(&args.file, args.from, &text);
     let mut output = String::new();
     let mut failure = None;
-    if from == Format::Sfen && usi::read_lines(&text).len() > 1 {
+    let lines = if from == Format::Sfen {
+        usi::read_lines(&text)
+    } else {
+        Vec::new()
+    };
+    if lines.len() > 1 {
         // A problem file: one position per line, each converted on its own.
-        for (i, rec) in usi::read_lines(&text).into_iter().enumerate() {
+        for (i, rec) in lines.into_iter().enumerate() {
             let rec = rec.map_err(|e| format!("{}: {e}", args.file))?;
             if i > 0 && !matches!(args.to, Format::Sfen | Format::Usi) {
                 output.push('\n');
