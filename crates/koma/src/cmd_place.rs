@@ -122,6 +122,8 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
             "complete": outcome.complete,
             "elapsed_seconds": outcome.elapsed.as_secs_f64(),
             "nodes": outcome.nodes,
+            "tasks_done": outcome.tasks_done,
+            "tasks": outcome.tasks,
             "solutions": (args.first || args.all)
                 .then(|| solutions.iter().map(Placement::to_sfen).collect::<Vec<_>>()),
             "stone_letter": "X",
