@@ -74,6 +74,18 @@ impl PieceKind {
         PieceKind::Gold,
     ];
 
+    /// The hand kinds in the order hands are written, in SFEN and in Japanese diagrams alike:
+    /// rook, bishop, gold, silver, knight, lance, pawn (飛角金銀桂香歩).
+    pub const HAND_WRITING_ORDER: [PieceKind; 7] = [
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Gold,
+        PieceKind::Silver,
+        PieceKind::Knight,
+        PieceKind::Lance,
+        PieceKind::Pawn,
+    ];
+
     /// The kind with this number, if it is below 14.
     #[inline]
     pub const fn from_index(i: usize) -> Option<PieceKind> {

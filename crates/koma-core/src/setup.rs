@@ -215,18 +215,9 @@ impl fmt::Display for Setup {
 
 /// The SFEN hand field of two hands (R B G S N L P, Black then White; `-` when both are empty).
 pub fn hands_sfen(hands: &[Hand; 2]) -> String {
-    const ORDER: [PieceKind; 7] = [
-        PieceKind::Rook,
-        PieceKind::Bishop,
-        PieceKind::Gold,
-        PieceKind::Silver,
-        PieceKind::Knight,
-        PieceKind::Lance,
-        PieceKind::Pawn,
-    ];
     let mut out = String::new();
     for color in Color::ALL {
-        for kind in ORDER {
+        for kind in PieceKind::HAND_WRITING_ORDER {
             let n = hands[color.index()].count(kind);
             if n == 0 {
                 continue;

@@ -18,15 +18,7 @@ use crate::japanese::{self, kanji_number, parse_kanji_number, parse_piece_name};
 use crate::{ErrorKind, ReadError};
 
 /// The order hands are written in: 飛 角 金 銀 桂 香 歩.
-const HAND_ORDER: [PieceKind; 7] = [
-    PieceKind::Rook,
-    PieceKind::Bishop,
-    PieceKind::Gold,
-    PieceKind::Silver,
-    PieceKind::Knight,
-    PieceKind::Lance,
-    PieceKind::Pawn,
-];
+const HAND_ORDER: [PieceKind; 7] = PieceKind::HAND_WRITING_ORDER;
 
 const FILE_HEADER: &str = "  ９ ８ ７ ６ ５ ４ ３ ２ １";
 const BORDER: &str = "+---------------------------+";

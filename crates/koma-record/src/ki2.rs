@@ -5,7 +5,7 @@
 use koma_core::Color;
 
 use crate::japanese::{self, Notation};
-use crate::kif::{Head, read_head, read_variation, summary, width, write_head};
+use crate::kif::{read_variation, read_with, summary, width, write_head};
 use crate::record::{Builder, walk_variations};
 use crate::{EndKind, ErrorKind, GameEnd, Line, Read, ReadError, Record, Warning};
 
@@ -25,24 +25,7 @@ fn is_move_line(line: &str) -> bool {
 /// assert_eq!(rec.main.end.unwrap().kind, koma_record::EndKind::Resign);
 /// ```
 pub fn read(text: &str) -> Result<Read, ReadError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
-        .peekable();
-    let Head {
-        record,
-        mut warnings,
-    } = read_head(&mut lines, is_move_line)?;
-    let mut b = Builder::new(record);
-    for (no, line) in lines {
-        read_line(&mut b, no, line, &mut warnings)
-            .map_err(|e| e.with_partial(b.record().clone()))?;
-    }
-    Ok(Read {
-        record: b.finish(),
-        warnings,
-    })
+    read_with(text, is_move_line, read_line)
 }
 
 fn read_line(

@@ -187,6 +187,16 @@ fn is_move_line(line: &str) -> bool {
 /// assert_eq!(read.record.main.end.unwrap().kind, koma_record::EndKind::Resign);
 /// ```
 pub fn read(text: &str) -> Result<Read, ReadError> {
+    read_with(text, is_move_line, read_move_line)
+}
+
+/// The KIF and KI2 reading loop: the head up to the first line `is_move_line` accepts, then each
+/// line through `read_line`. On an error the record read so far goes with it.
+pub(crate) fn read_with(
+    text: &str,
+    is_move_line: impl Fn(&str) -> bool,
+    mut read_line: impl FnMut(&mut Builder, usize, &str, &mut Vec<Warning>) -> Result<(), ReadError>,
+) -> Result<Read, ReadError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -198,7 +208,7 @@ pub fn read(text: &str) -> Result<Read, ReadError> {
     } = read_head(&mut lines, is_move_line)?;
     let mut b = Builder::new(record);
     for (no, line) in lines {
-        read_move_line(&mut b, no, line, &mut warnings)
+        read_line(&mut b, no, line, &mut warnings)
             .map_err(|e| e.with_partial(b.record().clone()))?;
     }
     Ok(Read {
