@@ -5,7 +5,7 @@
 use koma_core::Color;
 
 use crate::japanese::{self, Notation};
-use crate::kif::{read_variation, read_with, summary, width, write_head};
+use crate::kif::{read_shared_line, read_with, summary, width, write_head};
 use crate::record::{Builder, walk_variations};
 use crate::{EndKind, ErrorKind, GameEnd, Line, Read, ReadError, Record, Warning};
 
@@ -38,18 +38,7 @@ fn read_line(
     if t.is_empty() || t.starts_with('#') {
         return Ok(());
     }
-    if let Some(c) = t.strip_prefix('*') {
-        b.comment(c.to_owned());
-        return Ok(());
-    }
-    if t.starts_with('&') {
-        warnings.push(Warning {
-            line: no,
-            message: format!("bookmark `{t}` skipped"),
-        });
-        return Ok(());
-    }
-    if let Some(r) = read_variation(b, no, t) {
+    if let Some(r) = read_shared_line(b, no, t, warnings) {
         return r;
     }
     if let Some(rest) = t.strip_prefix("まで") {

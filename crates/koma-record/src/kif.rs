@@ -236,6 +236,28 @@ pub(crate) fn read_variation(b: &mut Builder, no: usize, t: &str) -> Option<Resu
     })
 }
 
+/// The lines KIF and KI2 share among their moves: `*` comments, `&` bookmarks (skipped with a
+/// warning) and the start of a variation (`変化：N手`). `None` if `t` is none of them.
+pub(crate) fn read_shared_line(
+    b: &mut Builder,
+    no: usize,
+    t: &str,
+    warnings: &mut Vec<Warning>,
+) -> Option<Result<(), ReadError>> {
+    if let Some(c) = t.strip_prefix('*') {
+        b.comment(c.to_owned());
+        return Some(Ok(()));
+    }
+    if t.starts_with('&') {
+        warnings.push(Warning {
+            line: no,
+            message: format!("bookmark `{t}` skipped"),
+        });
+        return Some(Ok(()));
+    }
+    read_variation(b, no, t)
+}
+
 fn read_move_line(
     b: &mut Builder,
     no: usize,
@@ -247,18 +269,7 @@ fn read_move_line(
     {
         return Ok(());
     }
-    if let Some(c) = t.strip_prefix('*') {
-        b.comment(c.to_owned());
-        return Ok(());
-    }
-    if t.starts_with('&') {
-        warnings.push(Warning {
-            line: no,
-            message: format!("bookmark `{t}` skipped"),
-        });
-        return Ok(());
-    }
-    if let Some(r) = read_variation(b, no, t) {
+    if let Some(r) = read_shared_line(b, no, t, warnings) {
         return r;
     }
     let indent = line.chars().take_while(|c| c.is_whitespace()).count();
