@@ -1,8 +1,8 @@
 //! Perft speed, koma beside the public Rust shogi move generators (shunsai, haitaka), in one run.
 //!
 //! `cargo bench -p koma-core --bench perft` measures start-position perft at depth 5 (set
-//! `KOMA_PERFT_DEPTH=6` for depth 6): with bulk counting of the last ply, and materialized
-//! (every leaf made and unmade). Bench ids never change meaning; results worth keeping go to
+//! `KOMA_PERFT_DEPTH=6` for depth 6) and the middle-game position at depth 3: with bulk
+//! counting of the last ply, and materialized (every leaf made and unmade). Bench ids never change meaning; results worth keeping go to
 //! docs/BENCHMARKS.md.
 
 use std::hint::black_box;
@@ -98,48 +98,72 @@ mod haitaka_perft {
     }
 }
 
+/// The middle-game perft position (many drops): 207 / 28,684 / 4,809,015.
+const MIDGAME: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";
+
 fn bench(c: &mut Criterion) {
     let d = depth();
-    let expected = NODES[d as usize];
-    for (variant, materialized) in [("bulk", false), ("materialized", true)] {
-        let mut g = c.benchmark_group(format!("perft/startpos/{d}/{variant}"));
-        g.sample_size(10);
-        g.throughput(Throughput::Elements(expected));
-        let koma = Position::startpos();
-        g.bench_function("koma", |b| {
-            b.iter(|| {
-                let n = if materialized {
-                    perft::perft_materialized(black_box(&koma), d)
-                } else {
-                    perft::perft(black_box(&koma), d)
-                };
-                assert_eq!(n, expected);
-            })
-        });
-        g.bench_function("shunsai", |b| {
-            let mut pos = shunsai::Position::startpos();
-            b.iter(|| {
-                let n = if materialized {
-                    shunsai_perft::materialized(black_box(&mut pos), d)
-                } else {
-                    shunsai_perft::bulk(black_box(&mut pos), d)
-                };
-                assert_eq!(n, expected);
-            })
-        });
-        g.bench_function("haitaka", |b| {
-            let board = haitaka::Board::startpos();
-            b.iter(|| {
-                let n = if materialized {
-                    haitaka_perft::materialized(black_box(&board), d)
-                } else {
-                    haitaka_perft::bulk(black_box(&board), d)
-                };
-                assert_eq!(n, expected);
-            })
-        });
-        g.finish();
+    let cases = [
+        ("startpos", koma_core::STARTPOS_SFEN, d, NODES[d as usize]),
+        ("midgame", MIDGAME, 3, 4_809_015),
+    ];
+    for (name, sfen, d, expected) in cases {
+        for (variant, materialized) in [("bulk", false), ("materialized", true)] {
+            bench_group(c, name, sfen, d, expected, variant, materialized);
+        }
     }
+}
+
+fn bench_group(
+    c: &mut Criterion,
+    name: &str,
+    sfen: &str,
+    d: u32,
+    expected: u64,
+    variant: &str,
+    materialized: bool,
+) {
+    let mut g = c.benchmark_group(format!("perft/{name}/{d}/{variant}"));
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(expected));
+    let koma = Position::from_sfen(sfen).expect("bench position");
+    g.bench_function("koma", |b| {
+        b.iter(|| {
+            let n = if materialized {
+                perft::perft_materialized(black_box(&koma), d)
+            } else {
+                perft::perft(black_box(&koma), d)
+            };
+            assert_eq!(n, expected);
+        })
+    });
+    g.bench_function("shunsai", |b| {
+        let partial = <shogi_core::PartialPosition as shogi_usi_parser::FromUsi>::from_usi(
+            &format!("sfen {sfen}"),
+        )
+        .expect("bench position");
+        let mut pos = shunsai::Position::new(partial);
+        b.iter(|| {
+            let n = if materialized {
+                shunsai_perft::materialized(black_box(&mut pos), d)
+            } else {
+                shunsai_perft::bulk(black_box(&mut pos), d)
+            };
+            assert_eq!(n, expected);
+        })
+    });
+    g.bench_function("haitaka", |b| {
+        let board = haitaka::Board::from_sfen(sfen).expect("bench position");
+        b.iter(|| {
+            let n = if materialized {
+                haitaka_perft::materialized(black_box(&board), d)
+            } else {
+                haitaka_perft::bulk(black_box(&board), d)
+            };
+            assert_eq!(n, expected);
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

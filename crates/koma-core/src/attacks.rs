@@ -210,6 +210,59 @@ pub fn line(a: Square, b: Square) -> Bitboard {
     BETWEEN_LINE.1[a.index()][b.index()]
 }
 
+/// `DIRECTION[a][b]`: the index into [`DIRS`] of the ray from `a` that passes `b`, or 8 if the
+/// squares are not aligned (or equal).
+static DIRECTION: [[u8; 81]; 81] = {
+    let mut t = [[8u8; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let mut cur = a;
+            while let Some(b) = offset(cur, DIRS[d]) {
+                t[a][b] = d as u8;
+                cur = b;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The sliding pieces that attack along a line, as seen from the attacked square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// A diagonal: bishops and horses.
+    Diagonal,
+    /// A rank: rooks and dragons.
+    Rank,
+    /// A file: rooks and dragons, and lances of this colour (those that face the square).
+    File(Color),
+}
+
+/// Going from `target` through `through` (on one line with it) to the edge: the first square of
+/// `occupied` met, and which sliders attack `target` from there. `None` if not aligned.
+#[inline]
+pub(crate) fn first_on_line(
+    target: Square,
+    through: Square,
+    occupied: Bitboard,
+) -> Option<(Bitboard, Line)> {
+    let d = DIRECTION[target.index()][through.index()] as usize;
+    let line = match d {
+        DOWN => Line::File(Color::Black),
+        UP => Line::File(Color::White),
+        LEFT | RIGHT => Line::Rank,
+        DOWN_LEFT | UP_LEFT | UP_RIGHT | DOWN_RIGHT => Line::Diagonal,
+        _ => return None,
+    };
+    Some((
+        Bitboard(ray_attacks(d, target, occupied) & occupied.0),
+        line,
+    ))
+}
+
 /// Squares of the ray from `sq` in direction `dir` up to and including the first occupied one.
 ///
 /// Branch-free: along an increasing ray the first blocker is the lowest set bit `b`, and the
@@ -313,24 +366,19 @@ pub fn lance_attacks(color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
 /// Squares a rook on `sq` would attack on an empty board.
 #[inline]
 pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
-    let s = sq.index();
-    Bitboard(RAYS[UP][s] | RAYS[DOWN][s] | RAYS[LEFT][s] | RAYS[RIGHT][s])
+    PSEUDO[0][PieceKind::Rook.index()][sq.index()]
 }
 
 /// Squares a bishop on `sq` would attack on an empty board.
 #[inline]
 pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
-    let s = sq.index();
-    Bitboard(RAYS[UP_LEFT][s] | RAYS[UP_RIGHT][s] | RAYS[DOWN_LEFT][s] | RAYS[DOWN_RIGHT][s])
+    PSEUDO[0][PieceKind::Bishop.index()][sq.index()]
 }
 
 /// Squares a lance of `color` on `sq` would attack on an empty board.
 #[inline]
 pub fn lance_pseudo_attacks(color: Color, sq: Square) -> Bitboard {
-    Bitboard(match color {
-        Color::Black => RAYS[UP][sq.index()],
-        Color::White => RAYS[DOWN][sq.index()],
-    })
+    PSEUDO[color.index()][PieceKind::Lance.index()][sq.index()]
 }
 
 /// Squares a piece of `color` and `kind` on `sq` attacks, with `occupied` blocking sliders.

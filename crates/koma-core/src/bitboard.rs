@@ -110,6 +110,25 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// Every file holding at least one square of the set, as whole files. Branch-free: a file is
+    /// nine consecutive bits; adding `0xFF` to its low eight bits carries into its ninth exactly
+    /// when one of them is set (no carry leaves the file), and a file's ninth bit `h` spreads to
+    /// the whole file as `h | (h - (h >> 8))`.
+    ///
+    /// ```
+    /// use koma_core::{Bitboard, Square};
+    /// let sq: Square = "3e".parse().unwrap();
+    /// assert_eq!(Bitboard::from_square(sq).fill_files(), Bitboard::file_mask(3));
+    /// ```
+    #[inline]
+    pub const fn fill_files(self) -> Bitboard {
+        const LOW8: u128 = repeat_per_file(0xFF);
+        const NINTH: u128 = repeat_per_file(0x100);
+        let x = self.0;
+        let h = (((x & LOW8) + LOW8) | x) & NINTH;
+        Bitboard(h | (h - (h >> 8)))
+    }
+
     /// The number of squares in the set, by clearing one bit at a time: faster than
     /// [`Bitboard::count`] for the few squares of one piece's moves on targets without a
     /// population-count instruction, slower for large sets.
@@ -240,5 +259,44 @@ impl fmt::Debug for Bitboard {
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+/// `pattern` (nine bits) repeated in each of the nine files.
+const fn repeat_per_file(pattern: u128) -> u128 {
+    let mut out = 0;
+    let mut f = 0;
+    while f < 9 {
+        out |= pattern << (9 * f);
+        f += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_files_matches_file_by_file() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let y = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            // Sparse and dense sets alike.
+            let bits = ((x as u128) << 64 | y as u128) >> (i % 100);
+            let b = Bitboard::from_bits(bits) & Bitboard::FULL;
+            let mut want = Bitboard::EMPTY;
+            for file in 1..=9 {
+                if (b & Bitboard::file_mask(file)).is_any() {
+                    want |= Bitboard::file_mask(file);
+                }
+            }
+            assert_eq!(b.fill_files(), want, "{bits:#x}");
+        }
+        assert_eq!(Bitboard::EMPTY.fill_files(), Bitboard::EMPTY);
+        assert_eq!(Bitboard::FULL.fill_files(), Bitboard::FULL);
     }
 }

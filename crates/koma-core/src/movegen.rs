@@ -52,6 +52,17 @@ pub enum MoveSet {
         /// Destinations reached without promoting.
         stay: Bitboard,
     },
+    /// One-square pawn pushes of several pawns of `color` at once: the pawn moving to a
+    /// destination stands on the square behind it (from `color`'s side). Promotions to `promote`,
+    /// non-promotions to `stay`, as in [`MoveSet::Board`].
+    Pawns {
+        /// The side whose pawns move.
+        color: Color,
+        /// Destinations reached by promoting.
+        promote: Bitboard,
+        /// Destinations reached without promoting.
+        stay: Bitboard,
+    },
     /// Drops of `kind` on each square of `to`.
     Drop {
         /// The kind dropped.
@@ -66,7 +77,9 @@ impl MoveSet {
     #[inline]
     pub fn len(&self) -> u32 {
         match *self {
-            MoveSet::Board { promote, stay, .. } => promote.count_sparse() + stay.count_sparse(),
+            MoveSet::Board { promote, stay, .. } | MoveSet::Pawns { promote, stay, .. } => {
+                promote.count_sparse() + stay.count_sparse()
+            }
             MoveSet::Drop { to, .. } => to.count(),
         }
     }
@@ -93,6 +106,19 @@ impl MoveSet {
                 }
                 for to in stay {
                     f(Move::board(from, to, false));
+                }
+            }
+            MoveSet::Pawns {
+                color,
+                promote,
+                stay,
+            } => {
+                let from = |to: Square| pawn_origin(color, to);
+                for to in promote {
+                    f(Move::board(from(to), to, true));
+                }
+                for to in stay {
+                    f(Move::board(from(to), to, false));
                 }
             }
             MoveSet::Drop { kind, to } => {
@@ -212,9 +238,10 @@ impl Position {
     fn gen_king(&self, k: Square, targets: Bitboard, f: &mut impl FnMut(MoveSet)) {
         let them = self.side_to_move().flip();
         let occ = self.occupied().without(k);
+        let enemy = self.attack_sets(them);
         let mut stay = Bitboard::EMPTY;
         for to in king_attacks(k) & targets & !self.pieces_of(self.side_to_move()) {
-            if self.attackers_to(them, to, occ).is_empty() {
+            if !enemy.attacks(to, occ) {
                 stay = stay.with(to);
             }
         }
@@ -245,6 +272,18 @@ impl Position {
         let occ = self.occupied();
         let king = self.king(us);
         let any_pinned = pinned.is_any();
+        // All pawns step at once; a pinned pawn only along its line to the king.
+        let pawns = self.pieces_of_kind(Pawn) & from_mask;
+        let mut pushes = pawn_pushes(us, pawns & !pinned);
+        if let Some(k) = king {
+            for from in pawns & pinned {
+                pushes |= pawn_pushes(us, Bitboard::from_square(from)) & line(k, from);
+            }
+        }
+        let pushes = pushes & targets;
+        if pushes.is_any() {
+            f(pawn_set(us, pushes, full));
+        }
         let mut one = |kind: PieceKind, from: Square, attacks: Bitboard| {
             let mut dests = attacks & targets;
             if any_pinned && pinned.contains(from) {
@@ -257,9 +296,6 @@ impl Position {
             }
         };
         let of = |kind: PieceKind| self.pieces_of_kind(kind) & from_mask;
-        for from in of(Pawn) {
-            one(Pawn, from, attacks::step_attacks(us, Pawn, from));
-        }
         for from in of(Lance) {
             one(Lance, from, attacks::lance_attacks(us, from, occ));
         }
@@ -269,9 +305,10 @@ impl Position {
         for from in of(Silver) {
             one(Silver, from, attacks::step_attacks(us, Silver, from));
         }
-        for from in of(Gold) | of(ProPawn) | of(ProLance) | of(ProKnight) | of(ProSilver) {
-            let kind = self.piece_at(from).map_or(Gold, |p| p.kind());
-            one(kind, from, attacks::gold_attacks(us, from));
+        for kind in [Gold, ProPawn, ProLance, ProKnight, ProSilver] {
+            for from in of(kind) {
+                one(kind, from, attacks::gold_attacks(us, from));
+            }
         }
         for from in of(Bishop) {
             one(Bishop, from, attacks::bishop_attacks(from, occ));
@@ -330,11 +367,7 @@ impl Position {
 
     /// Files holding an unpromoted pawn of `color`, as a mask of whole files.
     fn pawn_files(&self, color: Color) -> Bitboard {
-        let mut files = Bitboard::EMPTY;
-        for sq in self.pieces(color, PieceKind::Pawn) {
-            files |= Bitboard::file_mask(sq.file());
-        }
-        files
+        self.pieces(color, PieceKind::Pawn).fill_files()
     }
 
     /// The square where a pawn of the side to move would check the enemy king, if it has one.
@@ -354,7 +387,7 @@ impl Position {
         let occ = self.occupied().with(to);
         let occ_no_king = occ.without(k);
         // The king takes the pawn if nothing defends it.
-        if self.attackers_to(us, to, occ_no_king).is_empty() {
+        if !self.is_attacked_with(us, to, occ_no_king) {
             return false;
         }
         // Another piece takes it, unless pinned (pins computed with the pawn on the board).
@@ -364,8 +397,9 @@ impl Position {
             return false;
         }
         // The king steps away.
+        let ours = self.attack_sets(us);
         for esc in king_attacks(k) & !self.pieces_of(them) & !Bitboard::from_square(to) {
-            if self.attackers_to(us, esc, occ_no_king).is_empty() {
+            if !ours.attacks(esc, occ_no_king) {
                 return false;
             }
         }
@@ -494,9 +528,7 @@ impl Position {
         }
         let Some(k) = self.king(us) else { return true };
         if m.from() == Some(k) {
-            return self
-                .attackers_to(us.flip(), to, self.occupied().without(k))
-                .is_empty();
+            return !self.is_attacked_with(us.flip(), to, self.occupied().without(k));
         }
         if let Some(checker) = self.checkers().first() {
             if self.checkers().has_more_than_one() {
@@ -583,17 +615,55 @@ fn allowed_ranks(color: Color, kind: PieceKind) -> Bitboard {
     }
 }
 
+/// Squares one step ahead of `pawns` (of `color`). A pawn never stands on its last rank, so no
+/// step leaves its file.
+#[inline]
+fn pawn_pushes(color: Color, pawns: Bitboard) -> Bitboard {
+    // Square index = (file - 1) * 9 + rank - 1: ahead is one index down for Black, up for White.
+    match color {
+        Color::Black => Bitboard::from_bits(pawns.bits() >> 1),
+        Color::White => Bitboard::from_bits(pawns.bits() << 1),
+    }
+}
+
+/// The square of the `color` pawn that steps to `to`.
+#[inline]
+fn pawn_origin(color: Color, to: Square) -> Square {
+    let i = to.index() as u8;
+    Square::new_unchecked(match color {
+        Color::Black => i + 1,
+        Color::White => i - 1,
+    })
+}
+
+/// Pawn pushes to `dests` split into promotions and non-promotions: every destination in the
+/// zone may promote (a pawn enters or moves within the zone); the last rank only by promoting,
+/// the rest of the zone not at all when useless non-promotions are skipped.
+#[inline(always)]
+fn pawn_set(us: Color, dests: Bitboard, full: bool) -> MoveSet {
+    let c = us.index();
+    MoveSet::Pawns {
+        color: us,
+        promote: dests & ZONE[c],
+        stay: dests & !(if full { LAST1[c] } else { ZONE[c] }),
+    }
+}
+
+const fn ranks(a: u8, b: u8, c: u8) -> Bitboard {
+    Bitboard(Bitboard::rank_mask(a).0 | Bitboard::rank_mask(b).0 | Bitboard::rank_mask(c).0)
+}
+/// By colour: the promotion zone.
+const ZONE: [Bitboard; 2] = [ranks(1, 2, 3), ranks(7, 8, 9)];
+/// By colour: the last rank.
+const LAST1: [Bitboard; 2] = [ranks(1, 1, 1), ranks(9, 9, 9)];
+/// By colour: the last two ranks.
+const LAST2: [Bitboard; 2] = [ranks(1, 2, 2), ranks(8, 9, 9)];
+
 /// The board moves of one piece to `dests`, split into promotions and non-promotions as the rules
-/// and the [`NonPromotions`] choice allow.
+/// and the [`NonPromotions`] choice allow. Not for pawns ([`pawn_set`]).
 #[inline(always)]
 fn board_set(us: Color, kind: PieceKind, from: Square, dests: Bitboard, full: bool) -> MoveSet {
-    const fn ranks(a: u8, b: u8, c: u8) -> Bitboard {
-        Bitboard(Bitboard::rank_mask(a).0 | Bitboard::rank_mask(b).0 | Bitboard::rank_mask(c).0)
-    }
-    // [colour]: promotion zone, last rank, last two ranks.
-    const ZONE: [Bitboard; 2] = [ranks(1, 2, 3), ranks(7, 8, 9)];
-    const LAST1: [Bitboard; 2] = [ranks(1, 1, 1), ranks(9, 9, 9)];
-    const LAST2: [Bitboard; 2] = [ranks(1, 2, 2), ranks(8, 9, 9)];
+    debug_assert!(kind != PieceKind::Pawn, "pawn moves are split by pawn_set");
     let c = us.index();
     if !kind.can_promote() {
         return MoveSet::Board {
@@ -606,8 +676,6 @@ fn board_set(us: Color, kind: PieceKind, from: Square, dests: Bitboard, full: bo
     let from_zone = ZONE[c].contains(from);
     let promote = if from_zone { dests } else { dests & ZONE[c] };
     let stay = match kind {
-        PieceKind::Pawn if full => dests & !LAST1[c],
-        PieceKind::Pawn => dests & !ZONE[c],
         PieceKind::Lance if full => dests & !LAST1[c],
         PieceKind::Lance | PieceKind::Knight => dests & !LAST2[c],
         PieceKind::Silver => dests,

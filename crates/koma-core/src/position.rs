@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::attacks::{self, between, king_attacks, line};
+use crate::attacks::{self, between, king_attacks};
 use crate::{Bitboard, Color, Hand, Move, Piece, PieceKind, Setup, SfenError, Square, zobrist};
 
 /// One reason a [`Setup`] is not a legal position.
@@ -242,7 +242,7 @@ impl Position {
             .any(|p| matches!(p, SetupProblem::TooManyKings { .. }));
         if kings_ok {
             if let Some(k) = pos.kings[not_to_move.index()] {
-                if pos.attackers_to(pos.side, k, pos.occupied()).is_any() {
+                if pos.is_attacked(pos.side, k) {
                     problems.push(SetupProblem::OpponentInCheck);
                 }
             }
@@ -420,7 +420,37 @@ impl Position {
     /// Whether any piece of `attacker` attacks `sq` (with the current occupancy).
     #[inline]
     pub fn is_attacked(&self, attacker: Color, sq: Square) -> bool {
-        self.attackers_to(attacker, sq, self.occupied()).is_any()
+        self.is_attacked_with(attacker, sq, self.occupied())
+    }
+
+    /// Whether any piece of `attacker` attacks `sq` with `occupied` blocking sliding pieces (the
+    /// answer of `attackers_to(..).is_any()`, with early exits). For many squares of one position,
+    /// [`Position::attack_sets`] once and [`AttackSets::attacks`] per square.
+    #[inline]
+    pub fn is_attacked_with(&self, attacker: Color, sq: Square, occupied: Bitboard) -> bool {
+        self.attack_sets(attacker).attacks(sq, occupied)
+    }
+
+    /// The pieces of `attacker` grouped by how they attack, for attack tests on many squares.
+    #[inline]
+    pub fn attack_sets(&self, attacker: Color) -> AttackSets {
+        let theirs = self.by_color[attacker.index()];
+        let k = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
+        AttackSets {
+            attacker,
+            pawns: k(PieceKind::Pawn),
+            knights: k(PieceKind::Knight),
+            silvers: k(PieceKind::Silver),
+            golds: k(PieceKind::Gold)
+                | k(PieceKind::ProPawn)
+                | k(PieceKind::ProLance)
+                | k(PieceKind::ProKnight)
+                | k(PieceKind::ProSilver),
+            kings: k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon),
+            rooks: k(PieceKind::Rook) | k(PieceKind::Dragon),
+            bishops: k(PieceKind::Bishop) | k(PieceKind::Horse),
+            lances: k(PieceKind::Lance),
+        }
     }
 
     /// Pieces (of either colour) that stand alone between `king`'s square and a sliding piece of
@@ -457,17 +487,6 @@ impl Position {
         };
     }
 
-    /// Pieces of `attacker` whose sliding attack reaches `sq` (rook, bishop and lance lines).
-    #[inline]
-    fn slider_attackers_to(&self, attacker: Color, sq: Square, occupied: Bitboard) -> Bitboard {
-        let k = |kind: PieceKind| self.by_kind[kind.index()];
-        ((attacks::rook_attacks(sq, occupied) & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
-            | (attacks::bishop_attacks(sq, occupied)
-                & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
-            | (attacks::lance_attacks(attacker.flip(), sq, occupied) & k(PieceKind::Lance)))
-            & self.by_color[attacker.index()]
-    }
-
     // ----- making moves -----
 
     /// Puts or lifts `p` on `sq` in the board, bitboards and key (XOR toggles both ways).
@@ -492,6 +511,7 @@ impl Position {
     /// Plays a legal move. The caller promises `self.is_legal(m)` (moves from the generators are);
     /// anything else may leave the position inconsistent. Use [`Position::play`] for a move from
     /// outside.
+    #[inline(always)]
     pub fn do_move(&mut self, m: Move) {
         debug_assert!(self.is_legal(m), "illegal move {m} in {}", self.to_sfen());
         let us = self.side;
@@ -504,9 +524,8 @@ impl Position {
             ply: self.ply,
             checkers: self.checkers,
         };
-        // Whether the move may discover a check on the enemy king: only a piece leaving a line
-        // through that king can.
-        let mut may_discover = false;
+        // The square a board move leaves: it may open a line to the enemy king.
+        let mut discovered_from = None;
         let moved_kind = match m.from() {
             None => {
                 let kind = m.drop_kind().unwrap_or(PieceKind::Pawn);
@@ -540,10 +559,7 @@ impl Position {
                 if kind == PieceKind::King {
                     self.kings[us.index()] = Some(to);
                 }
-                if let Some(ek) = self.kings[them.index()] {
-                    let l = line(ek, from);
-                    may_discover = l.is_any() && !l.contains(to);
-                }
+                discovered_from = Some(from);
                 kind
             }
         };
@@ -559,14 +575,29 @@ impl Position {
             {
                 self.checkers = Bitboard::from_square(to);
             }
-            if may_discover {
-                self.checkers |= self.slider_attackers_to(us, k, occ);
+            // A discovered check comes from the first piece beyond the vacated square on its line
+            // from the king (the moved piece itself, if it landed there, is counted either way).
+            if let Some((hit, l)) = discovered_from.and_then(|f| attacks::first_on_line(k, f, occ))
+            {
+                let kinds =
+                    |a: PieceKind, b: PieceKind| self.by_kind[a.index()] | self.by_kind[b.index()];
+                let sliders = match l {
+                    attacks::Line::Diagonal => kinds(PieceKind::Bishop, PieceKind::Horse),
+                    attacks::Line::Rank => kinds(PieceKind::Rook, PieceKind::Dragon),
+                    attacks::Line::File(c) if c == us => {
+                        kinds(PieceKind::Rook, PieceKind::Dragon)
+                            | self.by_kind[PieceKind::Lance.index()]
+                    }
+                    attacks::Line::File(_) => kinds(PieceKind::Rook, PieceKind::Dragon),
+                };
+                self.checkers |= hit & sliders & self.by_color[us.index()];
             }
         }
     }
 
     /// Takes back the last move played. Returns it, or `None` if no move was played since the
     /// position was built.
+    #[inline(always)]
     pub fn undo_move(&mut self) -> Option<Move> {
         let st = self.history.pop()?;
         let m = st.mv;
@@ -603,5 +634,45 @@ impl Position {
         self.key = st.key;
         self.checkers = st.checkers;
         Some(m)
+    }
+}
+
+/// One side's pieces grouped by attack pattern (gold-like pieces together, king steps of king,
+/// horse and dragon together, the sliding part of horse and dragon with bishop and rook), taken
+/// from a position by [`Position::attack_sets`]. Valid for that position only.
+#[derive(Clone, Copy, Debug)]
+pub struct AttackSets {
+    attacker: Color,
+    pawns: Bitboard,
+    knights: Bitboard,
+    silvers: Bitboard,
+    golds: Bitboard,
+    kings: Bitboard,
+    rooks: Bitboard,
+    bishops: Bitboard,
+    lances: Bitboard,
+}
+
+impl AttackSets {
+    /// Whether any of the pieces attacks `sq` with `occupied` blocking sliding pieces. Step
+    /// attacks are table lookups; a sliding piece is looked at only if it stands on one of `sq`'s
+    /// lines, and then only the squares between it and `sq` are tested.
+    #[inline]
+    pub fn attacks(&self, sq: Square, occupied: Bitboard) -> bool {
+        let defender = self.attacker.flip();
+        let steppers = (attacks::step_attacks(defender, PieceKind::Pawn, sq) & self.pawns)
+            | (attacks::step_attacks(defender, PieceKind::Knight, sq) & self.knights)
+            | (attacks::step_attacks(defender, PieceKind::Silver, sq) & self.silvers)
+            | (attacks::gold_attacks(defender, sq) & self.golds)
+            | (king_attacks(sq) & self.kings);
+        if steppers.is_any() {
+            return true;
+        }
+        let sliders = (attacks::rook_pseudo_attacks(sq) & self.rooks)
+            | (attacks::bishop_pseudo_attacks(sq) & self.bishops)
+            | (attacks::lance_pseudo_attacks(defender, sq) & self.lances);
+        sliders
+            .into_iter()
+            .any(|s| (between(s, sq) & occupied).is_empty())
     }
 }
