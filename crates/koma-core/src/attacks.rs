@@ -123,6 +123,53 @@ static RAYS: [[u128; 81]; 8] = {
     t
 };
 
+/// `CHECK_FROM[c][k][sq]` for the step kinds (pawn, knight, silver, gold and the promoted minor
+/// pieces): the squares from which a piece of colour `c` and kind `k` reaches in one step a square
+/// from which it, promoted or not, attacks `sq`. A superset of the origins of direct checks on a
+/// king on `sq` by that kind; empty for the other kinds.
+static CHECK_FROM: [[[Bitboard; 81]; 14]; 2] = {
+    let mut t = [[[Bitboard::EMPTY; 81]; 14]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 12 {
+            // Step kinds only: pawn 0, knight 2, silver 3, gold 6, promoted minors 8..=11.
+            let promoted = match k {
+                0 | 2 | 3 => k + 8,
+                6 | 8 | 9 | 10 | 11 => k,
+                _ => {
+                    k += 1;
+                    continue;
+                }
+            };
+            let mut sq = 0;
+            while sq < 81 {
+                // A `c` piece attacks `sq` from where the other colour's same piece on `sq` would.
+                let mut targets = STEP[1 - c][k][sq].0 | STEP[1 - c][promoted][sq].0;
+                let mut from = 0u128;
+                while targets != 0 {
+                    let to = targets.trailing_zeros() as usize;
+                    targets &= targets - 1;
+                    from |= STEP[1 - c][k][to].0;
+                }
+                t[c][k][sq] = Bitboard(from);
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Squares from which a step piece (pawn, knight, silver, gold or promoted minor) of `color` and
+/// `kind` can give direct check to a king on `king` in one move, promoting or not: a superset,
+/// for pruning the origins a checks generator looks at. Empty for sliders and the king.
+#[inline]
+pub fn check_candidates(color: Color, kind: PieceKind, king: Square) -> Bitboard {
+    CHECK_FROM[color.index()][kind.index()][king.index()]
+}
+
 /// Attacks of each colour, kind and square on an empty board.
 static PSEUDO: [[[Bitboard; 81]; 14]; 2] = {
     let mut t = [[[Bitboard::EMPTY; 81]; 14]; 2];
@@ -464,6 +511,36 @@ mod tests {
                     slow_slider(sq, occ, &[(0, 1)])
                 );
             }
+        }
+    }
+
+    #[test]
+    fn check_candidates_are_the_origins_of_one_step_checks() {
+        use PieceKind::*;
+        for color in [Color::Black, Color::White] {
+            for kind in [
+                Pawn, Knight, Silver, Gold, ProPawn, ProLance, ProKnight, ProSilver,
+            ] {
+                let promoted = kind.promote().unwrap_or(kind);
+                for king in Square::all() {
+                    let mut want = Bitboard::EMPTY;
+                    for from in Square::all() {
+                        for to in step_attacks(color, kind, from) {
+                            if step_attacks(color, kind, to).contains(king)
+                                || step_attacks(color, promoted, to).contains(king)
+                            {
+                                want = want.with(from);
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        check_candidates(color, kind, king),
+                        want,
+                        "{color:?} {kind:?} {king}"
+                    );
+                }
+            }
+            assert!(check_candidates(color, Rook, Square::all().next().unwrap()).is_empty());
         }
     }
 

@@ -87,7 +87,12 @@ impl MoveSet {
     /// Whether the set holds no move.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        match *self {
+            MoveSet::Board { promote, stay, .. } | MoveSet::Pawns { promote, stay, .. } => {
+                (promote | stay).is_empty()
+            }
+            MoveSet::Drop { to, .. } => to.is_empty(),
+        }
     }
 
     /// Calls `f` with each move of the set: promotions first, then non-promotions, each in square
@@ -155,16 +160,11 @@ impl Position {
     /// assert!(checks.contains(&"1c1b+".to_string()));
     /// ```
     pub fn generate(&self, filter: MoveFilter, nonpro: NonPromotions, mut f: impl FnMut(Move)) {
-        if filter == MoveFilter::Checks {
-            self.gen_checks(nonpro == NonPromotions::All, &mut f);
-        } else {
-            self.generate_sets(filter, nonpro, |set| set.for_each(&mut f));
-        }
+        self.generate_sets(filter, nonpro, |set| set.for_each(&mut f));
     }
 
     /// Calls `f` with every group of legal moves of `filter` that share an origin (see
-    /// [`MoveSet`]). No set is empty. [`MoveFilter::Checks`] is not grouped: each checking move
-    /// comes as a set of one.
+    /// [`MoveSet`]). No set is empty.
     pub fn generate_sets(
         &self,
         filter: MoveFilter,
@@ -184,7 +184,7 @@ impl Position {
             MoveFilter::Evasions | MoveFilter::NonEvasions => {}
             MoveFilter::Captures => self.gen_targets(theirs, Bitboard::EMPTY, full, f),
             MoveFilter::Quiets => self.gen_targets(empty, empty, full, f),
-            MoveFilter::Checks => self.gen_checks(full, &mut |m: Move| f(self.single_set(m))),
+            MoveFilter::Checks => self.gen_checks(full, f),
         }
     }
 
@@ -406,67 +406,105 @@ impl Position {
         true
     }
 
-    /// The set holding just the legal move `m`.
-    fn single_set(&self, m: Move) -> MoveSet {
-        let to = Bitboard::from_square(m.to());
-        match m.from() {
-            Some(from) => {
-                let kind = self.piece_at(from).map_or(PieceKind::King, |p| p.kind());
-                let (promote, stay) = if m.is_promotion() {
-                    (to, Bitboard::EMPTY)
-                } else {
-                    (Bitboard::EMPTY, to)
-                };
+    /// Checking moves (王手), as sets. Exact and set-wise: a move checks directly when its
+    /// destination is one from which the moved (or promoted) kind attacks the enemy king — the
+    /// king's own attacks as that kind of the other colour, computed once — and by discovery when
+    /// a discoverer leaves its line to the king. The occupancy used still holds the moving piece;
+    /// that is exact because a slider that leaves a line through the king could only add an attack
+    /// along it if it already attacked the king, which a legal position with us to move excludes.
+    fn gen_checks(&self, full: bool, f: &mut impl FnMut(MoveSet)) {
+        use PieceKind::*;
+        let us = self.side_to_move();
+        let Some(ek) = self.king(us.flip()) else {
+            return;
+        };
+        let them = us.flip();
+        let occ = self.occupied();
+        let ours = self.pieces_of(us);
+        let rook = attacks::rook_attacks(ek, occ);
+        let bishop = attacks::bishop_attacks(ek, occ);
+        let mut check_squares = [Bitboard::EMPTY; 14];
+        for kind in PieceKind::ALL {
+            check_squares[kind.index()] = match kind {
+                King => Bitboard::EMPTY,
+                Lance => attacks::lance_attacks(them, ek, occ),
+                Bishop => bishop,
+                Rook => rook,
+                Horse => bishop | king_attacks(ek),
+                Dragon => rook | king_attacks(ek),
+                _ => attacks::step_attacks(them, kind, ek),
+            };
+        }
+        let near = check_squares.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+        let disc = self.discoverers();
+        let mut disc_pawn_pushes = Bitboard::EMPTY;
+        for from in self.pieces(us, Pawn) & disc {
+            disc_pawn_pushes |= pawn_pushes(us, Bitboard::from_square(from)) & !line(ek, from);
+        }
+        let cs = |kind: PieceKind| check_squares[kind.index()];
+        let mut checking = |set: MoveSet| {
+            let set = match set {
                 MoveSet::Board {
                     kind,
                     from,
                     promote,
                     stay,
+                } => {
+                    let open = if disc.contains(from) {
+                        !line(ek, from)
+                    } else {
+                        Bitboard::EMPTY
+                    };
+                    let promoted = kind.promote().map_or(Bitboard::EMPTY, cs);
+                    MoveSet::Board {
+                        kind,
+                        from,
+                        promote: promote & (promoted | open),
+                        stay: stay & (cs(kind) | open),
+                    }
                 }
+                MoveSet::Pawns {
+                    color,
+                    promote,
+                    stay,
+                } => MoveSet::Pawns {
+                    color,
+                    promote: promote & (cs(ProPawn) | disc_pawn_pushes),
+                    stay: stay & (cs(Pawn) | disc_pawn_pushes),
+                },
+                MoveSet::Drop { kind, to } => MoveSet::Drop {
+                    kind,
+                    to: to & cs(kind),
+                },
+            };
+            if !set.is_empty() {
+                f(set);
             }
-            None => MoveSet::Drop {
-                kind: m.drop_kind().unwrap_or(PieceKind::Pawn),
-                to,
-            },
-        }
-    }
-
-    /// Checking moves: exact, by filtering candidates (pieces that can discover check, and
-    /// destinations from which some piece could attack the king) through [`Position::gives_check`].
-    fn gen_checks(&self, full: bool, f: &mut impl FnMut(Move)) {
-        let us = self.side_to_move();
-        let Some(ek) = self.king(us.flip()) else {
-            return;
-        };
-        let disc = self.discoverers();
-        let mut filtered = |set: MoveSet| {
-            set.for_each(|m| {
-                if self.gives_check_with(m, ek, disc) {
-                    f(m)
-                }
-            })
         };
         if self.in_check() {
-            let empty = !self.occupied();
-            self.gen_targets(!self.pieces_of(us), empty, full, &mut filtered);
+            self.gen_targets(!ours, !occ, full, &mut checking);
             return;
         }
-        let occ = self.occupied();
-        let ours = self.pieces_of(us);
-        let king = self.king(us);
-        let near = attacks::rook_attacks(ek, occ)
-            | attacks::bishop_attacks(ek, occ)
-            | attacks::step_attacks(us.flip(), PieceKind::Knight, ek)
-            | king_attacks(ek);
+        // Origins that can give a direct check: every slider, step pieces near enough.
+        let mut direct = self.pieces(us, Lance)
+            | self.pieces(us, Bishop)
+            | self.pieces(us, Rook)
+            | self.pieces(us, Horse)
+            | self.pieces(us, Dragon);
+        for kind in [
+            Pawn, Knight, Silver, Gold, ProPawn, ProLance, ProKnight, ProSilver,
+        ] {
+            direct |= self.pieces(us, kind) & attacks::check_candidates(us, kind, ek);
+        }
         let pinned = self.pinned();
-        self.gen_board(disc, !ours, pinned, full, &mut filtered);
-        self.gen_board(ours & !disc, !ours & near, pinned, full, &mut filtered);
-        if let Some(k) = king {
+        self.gen_board(disc, !ours, pinned, full, &mut checking);
+        self.gen_board(direct & !disc, !ours & near, pinned, full, &mut checking);
+        if let Some(k) = self.king(us) {
             if disc.contains(k) {
-                self.gen_king(k, !ours & !line(k, ek), &mut filtered);
+                self.gen_king(k, !ours & !line(k, ek), &mut checking);
             }
         }
-        self.gen_drops(!occ & near, &mut filtered);
+        self.gen_drops(!occ & near, &mut checking);
     }
 
     // ----- checks on single moves -----
@@ -547,16 +585,10 @@ impl Position {
     /// Whether the pseudo-legal move `m` gives check, directly or by discovery, judged before it
     /// is made.
     pub fn gives_check(&self, m: Move) -> bool {
-        match self.king(self.side_to_move().flip()) {
-            Some(ek) => self.gives_check_with(m, ek, self.discoverers()),
-            None => false,
-        }
-    }
-
-    /// [`Position::gives_check`] with the enemy king's square and the discoverers supplied.
-    #[inline]
-    fn gives_check_with(&self, m: Move, ek: Square, discoverers: Bitboard) -> bool {
         let us = self.side_to_move();
+        let Some(ek) = self.king(us.flip()) else {
+            return false;
+        };
         let to = m.to();
         match m.from() {
             None => {
@@ -576,7 +608,7 @@ impl Position {
                 };
                 let occ = self.occupied().without(from).with(to);
                 (kind != PieceKind::King && attacks::attacks_square(us, kind, to, ek, occ))
-                    || (discoverers.contains(from) && !line(ek, from).contains(to))
+                    || (self.discoverers().contains(from) && !line(ek, from).contains(to))
             }
         }
     }
