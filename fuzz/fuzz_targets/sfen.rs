@@ -1,7 +1,8 @@
 //! Fuzz target: `Setup::from_sfen` on arbitrary text, then, for every text that parses, the
 //! invariants a reader of SFEN relies on: canonical SFEN reads back to the same setup; a legal
 //! setup becomes a `Position` that writes the same SFEN and whose key matches a rebuilt one;
-//! every generator's moves are legal; then a few moves (chosen by the input's last bytes) are
+//! every generator's moves are legal, checks and evasions agree with `gives_check` and `All`;
+//! then a few moves (chosen by the input's last bytes) are
 //! played, checking `gives_check`, the SFEN round trip after each, and the game status.
 #![no_main]
 
@@ -47,6 +48,14 @@ fuzz_target!(|data: &[u8]| {
             assert!(pos.is_legal(m), "{filter:?} {m} in {canon}");
         }
     }
+    // The set-wise generators against the move-by-move definitions.
+    let checks: Vec<_> = all.iter().copied().filter(|&m| pos.gives_check(m)).collect();
+    let generated = pos.moves(MoveFilter::Checks);
+    assert_eq!(generated.len(), checks.len(), "checks in {canon}");
+    assert!(generated.iter().all(|&m| pos.gives_check(m)), "checks in {canon}");
+    let split = pos.moves(MoveFilter::Evasions).len() + pos.moves(MoveFilter::NonEvasions).len();
+    assert_eq!(split, all.len(), "evasions + non-evasions in {canon}");
+    assert_eq!(pos.count_legal_moves(), all.len() as u64, "count in {canon}");
     for &b in data.iter().rev().take(6) {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -61,6 +70,7 @@ fuzz_target!(|data: &[u8]| {
         let back =
             Position::from_sfen(&s).unwrap_or_else(|e| panic!("{s} after {m} from {canon}: {e}"));
         assert_eq!(back.key(), pos.key(), "{s}");
+        assert_eq!(back.checkers(), pos.checkers(), "checkers after {m} from {canon}");
         let _ = pos.status();
         let _ = pos.can_declare_win();
     }

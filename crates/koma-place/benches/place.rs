@@ -24,6 +24,9 @@ fn place(c: &mut Criterion) {
             assert_eq!(run("P18L4N4S4G4K2R2B2", false, all), 3720)
         })
     });
+    g.bench_function("two_way_44_count", |b| {
+        b.iter(|| assert_eq!(run("P22L4N4S4G4K2R2B2", true, Mode::Count), 51_058_048))
+    });
     g.bench_function("two_way_47_stones_refute", |b| {
         b.iter(|| assert_eq!(run("P18L4N4S4G4K2R2B2X7", true, Mode::Count), 0))
     });

@@ -154,26 +154,40 @@ impl Kind {
         )
     }
 
-    /// Search order: strong pieces first, pawns and stones last. Knights come right after the
-    /// kings and lances before silvers: on the 40-piece set this visits 6,941 nodes against
-    /// 749,253 for the plain strength order R B K G S L N P (see DECISIONS.md).
-    pub(crate) fn search_rank(self) -> u8 {
+    /// True for the gold and the promoted minors, which attack alike (金 と 成香 成桂 成銀): the
+    /// search places them as one group and only then shares the squares out among the kinds.
+    pub fn moves_like_gold(self) -> bool {
+        matches!(
+            self,
+            Kind::Gold | Kind::ProPawn | Kind::ProLance | Kind::ProKnight | Kind::ProSilver
+        )
+    }
+
+    /// Search order: strong pieces first, pawns and stones last (see DECISIONS.md for the
+    /// measurements). One-directionally R B K N G L S P: knights right after the kings and
+    /// lances before silvers (6,941 nodes on the 40 against 749,253 for the plain strength
+    /// order). Two-directionally R B K G S N L P: the file-by-file leaf counts lances and pawns,
+    /// and knights last cut the tree of the 40 + 3 pawns from 67.7 M to 28.8 M nodes.
+    pub(crate) fn search_rank(self, both_ways: bool) -> u8 {
         match self {
             Kind::Dragon => 0,
             Kind::Horse => 1,
             Kind::Rook => 2,
             Kind::Bishop => 3,
             Kind::King => 4,
+            Kind::Knight if both_ways => 12,
             Kind::Knight => 5,
             Kind::Gold => 6,
             Kind::ProPawn => 7,
             Kind::ProLance => 8,
             Kind::ProKnight => 9,
             Kind::ProSilver => 10,
+            Kind::Silver if both_ways => 11,
+            Kind::Lance if both_ways => 13,
             Kind::Lance => 11,
             Kind::Silver => 12,
-            Kind::Pawn => 13,
-            Kind::Stone => 14,
+            Kind::Pawn => 14,
+            Kind::Stone => 15,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The pawn-and-stone relaxation (劣化駒): an exact feasibility test and exact counting.
+//! The pawn-and-stone relaxation (劣化駒): an exact feasibility test.
 //!
 //! # Why the relaxation is sound
 //! Say piece `Q` is *degraded* from `P` when, for every square and the same facing,
@@ -206,187 +206,6 @@ const fn column_table(both_ways: bool) -> [u16; 512] {
 const ONE_WAY: [u16; 512] = column_table(false);
 const TWO_WAYS: [u16; 512] = column_table(true);
 
-/// Counts completions by identical pawns and stones exactly, as a product of per-run
-/// polynomials in (pawns, stones).
-type Term = (usize, usize, u64);
-
-#[derive(Debug, Clone)]
-pub(crate) struct LeafCounter {
-    pawns: usize,
-    stones: usize,
-    /// Nonzero terms (pawns, stones, coefficient) of the run polynomial for
-    /// `(len * 2 + top) * 2 + bottom`.
-    polys: Vec<Vec<Term>>,
-    /// The same polynomials by pawn deficit: (most pawns the run holds, terms (most - pawns,
-    /// stones, coefficient)). Pawn sets are usually near their maximum, so counting the
-    /// deficit keeps the products tiny.
-    deficits: Vec<(usize, Vec<Term>)>,
-}
-
-/// Reusable buffers for [`LeafCounter::count`], one per worker.
-#[derive(Debug, Default)]
-pub(crate) struct LeafScratch {
-    all: Vec<u64>,
-    column: Vec<u64>,
-    left: Vec<u64>,
-}
-
-impl LeafCounter {
-    pub(crate) fn new(geo: &Geometry, pawns: u32, stones: u32, both_ways: bool) -> LeafCounter {
-        let (pawns, stones) = (pawns as usize, stones as usize);
-        let (mut polys, mut deficits) = (Vec::new(), Vec::new());
-        for len in 0..=geo.ranks() as usize {
-            for top in [false, true] {
-                for bottom in [false, true] {
-                    let dense = run_poly(len, top, bottom, both_ways, pawns, stones);
-                    let terms = sparse(&dense, stones + 1);
-                    let most = terms.iter().map(|t| t.0).max().unwrap_or(0);
-                    let mut by_deficit: Vec<Term> =
-                        terms.iter().map(|&(p, s, c)| (most - p, s, c)).collect();
-                    by_deficit.sort_unstable();
-                    deficits.push((most, by_deficit));
-                    polys.push(terms);
-                }
-            }
-        }
-        LeafCounter {
-            pawns,
-            stones,
-            polys,
-            deficits,
-        }
-    }
-
-    fn reset(&self, buf: &mut Vec<u64>) {
-        buf.clear();
-        buf.resize((self.pawns + 1) * (self.stones + 1), 0);
-        buf[0] = 1;
-    }
-
-    /// `buf *= poly` in place, truncated to `pawns` pawns and the wanted number of stones.
-    fn mul_sparse(&self, buf: &mut [u64], pawns: usize, poly: &[Term]) {
-        let w = self.stones + 1;
-        for p in (0..=pawns).rev() {
-            for s in (0..w).rev() {
-                let mut sum = 0u64;
-                for &(dp, ds, c) in poly {
-                    if dp <= p && ds <= s {
-                        sum += buf[(p - dp) * w + s - ds] * c;
-                    }
-                }
-                buf[p * w + s] = sum;
-            }
-        }
-    }
-
-    /// The hot case (pawns only, small deficit): the coefficient of `deficit` in the product
-    /// of the runs' deficit polynomials, on a stack buffer.
-    fn count_pawns_only(&self, runs: &[u8], deficit: usize) -> u64 {
-        let mut buf = [0u64; 32];
-        buf[0] = 1;
-        for &i in runs {
-            let terms = &self.deficits[i as usize].1;
-            if terms.len() == 1 {
-                // A single way to fill the run at its maximum: the product does not change.
-                buf[..=deficit].iter_mut().for_each(|x| *x *= terms[0].2);
-                continue;
-            }
-            for p in (0..=deficit).rev() {
-                let mut sum = 0;
-                for &(dp, _, c) in terms {
-                    if dp > p {
-                        break;
-                    }
-                    sum += buf[p - dp] * c;
-                }
-                buf[p] = sum;
-            }
-        }
-        buf[deficit]
-    }
-
-    /// (all completions, completions that are their own mirror image). The second number is
-    /// only meaningful when the position is mirror-symmetric; it is computed only if `mirror`.
-    pub(crate) fn count(
-        &self,
-        geo: &Geometry,
-        occupied: Bitboard,
-        free: Bitboard,
-        mirror: bool,
-        scratch: &mut LeafScratch,
-    ) -> (u64, u64) {
-        let w = self.stones + 1;
-        let target = self.pawns * w + self.stones;
-        let index = |len: u32, top: bool, bottom: bool| {
-            (len as usize * 2 + top as usize) * 2 + bottom as usize
-        };
-        let LeafScratch { all, column, left } = scratch;
-        if !mirror {
-            let mut runs = [0u8; 48];
-            let (mut n, mut most) = (0, 0);
-            for_each_run(geo, occupied, free, |_, _, len, top, bottom| {
-                let i = index(len, top, bottom);
-                runs[n] = i as u8;
-                n += 1;
-                most += self.deficits[i].0;
-            });
-            let Some(deficit) = most.checked_sub(self.pawns) else {
-                return (0, 0);
-            };
-            let runs = &runs[..n];
-            if self.stones == 0 && deficit < 32 {
-                return (self.count_pawns_only(runs, deficit), 0);
-            }
-            all.clear();
-            all.resize((deficit + 1) * w, 0);
-            all[0] = 1;
-            for &i in runs {
-                self.mul_sparse(all, deficit, &self.deficits[i as usize].1);
-            }
-            return (all[deficit * w + self.stones], 0);
-        }
-        self.reset(all);
-        // A mirror-symmetric completion is a left half, its image, and the centre file.
-        let files = geo.files() as usize;
-        self.reset(left);
-        let mut centre: Vec<Term> = vec![(0, 0, 1)];
-        let mut current = usize::MAX;
-        let mut flush =
-            |col: usize, column: &mut Vec<u64>, all: &mut Vec<u64>, left: &mut Vec<u64>| {
-                if col == usize::MAX {
-                    return;
-                }
-                let terms = sparse(column, self.stones + 1);
-                self.mul_sparse(all, self.pawns, &terms);
-                if col < files / 2 {
-                    self.mul_sparse(left, self.pawns, &terms);
-                } else if 2 * col + 1 == files {
-                    centre = terms;
-                }
-            };
-        for_each_run(geo, occupied, free, |col, _, len, top, bottom| {
-            if col != current {
-                flush(current, column, all, left);
-                current = col;
-                self.reset(column);
-            }
-            self.mul_sparse(column, self.pawns, &self.polys[index(len, top, bottom)]);
-        });
-        flush(current, column, all, left);
-        let mut doubled = vec![0u64; left.len()];
-        for (i, &x) in left.iter().enumerate() {
-            let (p, s) = (2 * (i / w), 2 * (i % w));
-            if x != 0 && p <= self.pawns && s <= self.stones {
-                doubled[p * w + s] += x;
-            }
-        }
-        if files % 2 == 1 {
-            self.mul_sparse(&mut doubled, self.pawns, &centre);
-        }
-        (all[target], doubled[target])
-    }
-}
-
 /// Every way to put pawns on one run, for enumerating the final pawns one run at a time.
 #[derive(Debug, Clone)]
 pub(crate) struct PawnPatterns {
@@ -471,123 +290,10 @@ impl PawnPatterns {
     }
 }
 
-fn sparse(dense: &[u64], w: usize) -> Vec<Term> {
-    dense
-        .iter()
-        .enumerate()
-        .filter(|t| *t.1 != 0)
-        .map(|(i, &c)| (i / w, i % w, c))
-        .collect()
-}
-
-/// Number of ways to put `p` pawns and `s` stones on one run, as a (pawns+1)×(stones+1) table.
-fn run_poly(
-    len: usize,
-    top_open: bool,
-    bottom_open: bool,
-    both_ways: bool,
-    pawns: usize,
-    stones: usize,
-) -> Vec<u64> {
-    const E: usize = 0;
-    const B: usize = 1;
-    const W: usize = 2;
-    const S: usize = 3;
-    let w = stones + 1;
-    let size = (pawns + 1) * w;
-    // state[last cell content][pawns * w + stones]
-    let mut state = vec![vec![0u64; size]; 4];
-    // Before the first cell: a virtual "empty" when the top is open, else a virtual occupant.
-    let mut first = true;
-    state[E][0] = 1;
-    for _ in 0..len {
-        let mut next = vec![vec![0u64; size]; 4];
-        for prev in [E, B, W, S] {
-            for (i, &x) in state[prev].iter().enumerate() {
-                if x == 0 {
-                    continue;
-                }
-                let (p, s) = (i / w, i % w);
-                // Empty: always allowed.
-                next[E][i] += x;
-                if prev == W && !first {
-                    continue; // a White pawn attacks the square below it
-                }
-                if s < stones {
-                    next[S][i + 1] += x;
-                }
-                if p < pawns {
-                    let above_ok = if first { top_open } else { prev == E };
-                    if above_ok {
-                        next[B][i + w] += x;
-                    }
-                    if both_ways {
-                        next[W][i + w] += x;
-                    }
-                }
-            }
-        }
-        state = next;
-        first = false;
-    }
-    let mut out = vec![0u64; size];
-    for last in [E, B, W, S] {
-        if last == W && !bottom_open && len > 0 {
-            continue;
-        }
-        for (o, x) in out.iter_mut().zip(&state[last]) {
-            *o += x;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Brute force: every way of putting pawns (with facings) and stones on free squares.
-    fn brute(geo: &Geometry, occ: Bitboard, free: Bitboard, both: bool) -> Vec<Vec<u64>> {
-        let n = geo.len();
-        let h = geo.ranks() as usize;
-        let sq: Vec<usize> = (0..n).filter(|&s| free >> s & 1 == 1).collect();
-        let choices = if both { 4 } else { 3 }; // empty, stone, black pawn, white pawn
-        let mut table = vec![vec![0u64; sq.len() + 1]; sq.len() + 1];
-        let mut digits = vec![0usize; sq.len()];
-        loop {
-            // content of each square: 0 none, 1 stone, 2 ▲, 3 ▽
-            let mut content = vec![0usize; n];
-            for (i, &s) in sq.iter().enumerate() {
-                content[s] = digits[i];
-            }
-            let ok = sq.iter().all(|&s| {
-                let (r, c) = (s % h, s / h);
-                let blocked = |t: usize| content[t] != 0 || occ >> t & 1 == 1;
-                match content[s] {
-                    2 => r == 0 || !blocked(c * h + r - 1),
-                    3 => r == h - 1 || !blocked(c * h + r + 1),
-                    _ => true,
-                }
-            });
-            if ok {
-                let pawns = digits.iter().filter(|&&d| d >= 2).count();
-                let stones = digits.iter().filter(|&&d| d == 1).count();
-                table[pawns][stones] += 1;
-            }
-            let mut i = 0;
-            loop {
-                if i == digits.len() {
-                    return table;
-                }
-                digits[i] += 1;
-                if digits[i] < choices {
-                    break;
-                }
-                digits[i] = 0;
-                i += 1;
-            }
-        }
-    }
+    use crate::leaf::tests::{PAWNS_ONE_WAY, PAWNS_TWO_WAYS, brute, lcg};
 
     /// Brute force with doubles: which (doubles, singles, stones) fit exactly.
     fn brute_doubles(geo: &Geometry, occ: Bitboard, free: Bitboard) -> Vec<[usize; 3]> {
@@ -658,15 +364,8 @@ mod tests {
         }
     }
 
-    fn lcg(seed: &mut u64) -> u64 {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        *seed >> 33
-    }
-
     #[test]
-    fn test_and_counts_match_brute_force_on_small_boards() {
+    fn test_matches_brute_force_on_small_boards() {
         let mut seed = 7;
         for (files, ranks) in [(1, 5), (2, 4), (3, 3), (2, 5), (1, 7), (4, 2)] {
             let geo = Geometry::new(files, ranks).unwrap();
@@ -682,21 +381,15 @@ mod tests {
                 }
                 let free = geo.all() & !occ & !att;
                 for both in [false, true] {
-                    let table = brute(&geo, occ, free, both);
-                    for (p, row) in table.iter().enumerate() {
-                        for (s, &ways) in row.iter().enumerate().take(table.len() - p) {
+                    let contents = if both { PAWNS_TWO_WAYS } else { PAWNS_ONE_WAY };
+                    let table = brute(&geo, occ, free, contents, false);
+                    for (p, by_lances) in table.iter().enumerate() {
+                        for (s, &ways) in by_lances[0].iter().enumerate().take(table.len() - p) {
                             let expected = ways > 0;
                             assert_eq!(
                                 pawns_and_stones_fit(&geo, occ, free, p as u32, s as u32, both),
                                 expected,
                                 "{files}x{ranks} occ={occ:b} free={free:b} p={p} s={s} both={both}"
-                            );
-                            let counter = LeafCounter::new(&geo, p as u32, s as u32, both);
-                            assert_eq!(
-                                counter
-                                    .count(&geo, occ, free, false, &mut LeafScratch::default())
-                                    .0,
-                                ways
                             );
                         }
                     }

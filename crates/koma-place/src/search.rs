@@ -1,4 +1,5 @@
-//! Depth-first placement search with degraded-piece pruning, symmetry and parallel tasks.
+//! Depth-first placement search with degraded-piece pruning, a file-by-file leaf (`crate::leaf`),
+//! symmetry and parallel tasks.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -6,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::relax::{LeafCounter, LeafScratch, PawnPatterns};
+use crate::leaf::{LeafCounter, LeafScratch, Wanted};
+use crate::relax::PawnPatterns;
 use crate::{
     Bitboard, Color, Facing, Geometry, Kind, PieceSet, PlaceError, PlacedPiece, Placement,
     pawns_and_stones_fit, vertical_blocks_fit,
@@ -70,7 +72,8 @@ impl Problem {
 /// What the search does with solutions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// Count all placements; pawns and stones at the end are counted without enumerating them.
+    /// Count all placements; pawns, lances and stones at the end are counted file by file
+    /// without enumerating them.
     Count,
     /// Visit placements one by one and hand each to the callback, stopping after `limit`
     /// (`--first` is a limit of 1).
@@ -158,6 +161,21 @@ struct Group {
     orientable: bool,
     /// Index into [doubles, singles, stones] of the piece this kind relaxes to.
     relaxed: usize,
+    /// Index into [`Wanted`] (pawns, lances, stones) when the file-by-file leaf covers this
+    /// group: pawns and lances of free facing (Black one-directionally), stones.
+    leaf_slot: Option<usize>,
+    /// The kinds sharing the group and their numbers: one kind, or the gold-like kinds of free
+    /// facing (see [`Kind::moves_like_gold`]).
+    members: Vec<(Kind, u8)>,
+}
+
+/// The group of gold-like kinds placed together: where it lies on the placement stack and in
+/// how many ways its squares are shared out among its kinds.
+#[derive(Debug, Clone)]
+struct Shared {
+    start: usize,
+    members: Vec<(Kind, u8)>,
+    ways: u128,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -180,7 +198,6 @@ struct Acc {
     /// Enumeration only: mirror classes whose representative was visited.
     mirror_classes: u128,
     nodes: u64,
-    scratch: LeafScratch,
 }
 
 impl Acc {
@@ -190,7 +207,6 @@ impl Acc {
             mirror_fixed: self.mirror_fixed + o.mirror_fixed,
             mirror_classes: self.mirror_classes + o.mirror_classes,
             nodes: self.nodes + o.nodes,
-            scratch: self.scratch,
         }
     }
 }
@@ -204,10 +220,15 @@ struct Search<'a> {
     sym: u8,
     /// Pieces of the groups after each group, relaxed: [doubles, singles, stones].
     after: Vec<[u32; 3]>,
+    /// Nodes at the start of this group or later are leaves.
     leaf_from: usize,
+    /// First group of the tail the file-by-file leaf covers (pawns, lances, stones).
+    tail_from: usize,
+    /// Counts the tail (in `Mode::Count`) or tests exactly that it fits (when enumerating).
     leaf: Option<LeafCounter>,
     /// Enumeration: the final pawns are placed run by run from precomputed patterns.
     patterns: Option<PawnPatterns>,
+    shared: Option<Shared>,
     opts: &'a Options<'a>,
     on_solution: &'a (dyn Fn(&Placement) + Sync),
     stop: AtomicBool,
@@ -217,6 +238,10 @@ struct Search<'a> {
 }
 
 type Stack = Vec<PlacedPiece>;
+
+/// What [`Search::children`] hands on to each child: the placement so far and the worker's
+/// leaf buffers.
+type Walk<'w> = (&'w mut Stack, &'w mut LeafScratch);
 
 /// The runs of a node whose only remaining pieces are pawns, for [`Search::place_pawns`].
 struct PawnLeaf<'a> {
@@ -238,37 +263,15 @@ impl<'a> Search<'a> {
         on_solution: &'a (dyn Fn(&Placement) + Sync),
     ) -> Search<'a> {
         let both = problem.both_ways;
-        let mut groups: Vec<Group> = Kind::ALL
-            .into_iter()
-            .filter(|&k| problem.set.count_kind(k) > 0)
-            .map(|kind| {
-                let set = &problem.set;
-                let orientable = both && !kind.is_direction_free();
-                Group {
-                    kind,
-                    count: set.count_kind(kind) as u8,
-                    black_req: if orientable {
-                        set.count(kind, Facing::Black) as u8
-                    } else {
-                        0
-                    },
-                    white_req: if orientable {
-                        set.count(kind, Facing::White) as u8
-                    } else {
-                        0
-                    },
-                    orientable,
-                    relaxed: if kind.attacks_both_vertical() {
-                        DOUBLE
-                    } else if kind.degrades_to_pawn() {
-                        SINGLE
-                    } else {
-                        STONE
-                    },
-                }
-            })
-            .collect();
-        groups.sort_by_key(|g| g.kind.search_rank());
+        let groups = groups(problem);
+        let shared = groups
+            .iter()
+            .position(|g| g.members.len() > 1)
+            .map(|i| Shared {
+                start: groups[..i].iter().map(|g| g.count as usize).sum(),
+                members: groups[i].members.clone(),
+                ways: multinomial(groups[i].members.iter().map(|m| m.1 as usize)),
+            });
 
         let n = groups.len();
         let mut after = vec![[0; 3]; n + 1];
@@ -278,31 +281,21 @@ impl<'a> Search<'a> {
                 after[i][g.relaxed] += g.count as u32;
             }
         }
-        let leaf_ok = |g: &Group| {
-            (g.kind == Kind::Pawn && g.black_req == 0 && g.white_req == 0) || g.kind == Kind::Stone
-        };
-        let mut leaf_from = n;
-        while leaf_from > 0 && leaf_ok(&groups[leaf_from - 1]) {
-            leaf_from -= 1;
+        let mut tail_from = n;
+        while tail_from > 0 && groups[tail_from - 1].leaf_slot.is_some() {
+            tail_from -= 1;
         }
         let counting = opts.mode == Mode::Count;
-        let leaf = (counting && leaf_from < n).then(|| {
-            let tail = &groups[leaf_from..];
-            let pawns = tail
-                .iter()
-                .filter(|g| g.kind == Kind::Pawn)
-                .map(|g| g.count as u32)
-                .sum();
-            let stones = tail
-                .iter()
-                .filter(|g| g.kind == Kind::Stone)
-                .map(|g| g.count as u32)
-                .sum();
-            LeafCounter::new(&problem.geometry, pawns, stones, both)
+        let leaf = (tail_from < n).then(|| {
+            let mut most = [0; 3];
+            for g in &groups[tail_from..] {
+                most[g.leaf_slot.unwrap_or(0)] += g.count as u32;
+            }
+            LeafCounter::new(&problem.geometry, most[0], most[1], most[2], both)
         });
         let last_is_free_pawn = groups
             .last()
-            .is_some_and(|g| g.kind == Kind::Pawn && g.black_req == 0 && g.white_req == 0);
+            .is_some_and(|g| g.kind == Kind::Pawn && g.leaf_slot.is_some());
         let patterns = (!counting && last_is_free_pawn)
             .then(|| PawnPatterns::new(problem.geometry.ranks(), both));
         let mut sym = ID;
@@ -320,14 +313,16 @@ impl<'a> Search<'a> {
             sym,
             after,
             leaf_from: if counting {
-                leaf_from
+                tail_from
             } else if patterns.is_some() {
                 n - 1
             } else {
                 n
             },
+            tail_from,
             leaf,
             patterns,
+            shared,
             opts,
             on_solution,
             stop: AtomicBool::new(false),
@@ -366,11 +361,36 @@ impl<'a> Search<'a> {
         r
     }
 
-    fn feasible(&self, node: &Node) -> bool {
+    /// Pawns, lances and stones still to place, for a node in the tail.
+    fn wanted(&self, node: &Node) -> Wanted {
+        let gi = node.group as usize;
+        let mut wanted = [0; 3];
+        for (i, g) in self.groups.iter().enumerate().skip(gi) {
+            let n = if i == gi { node.left } else { g.count };
+            wanted[g.leaf_slot.unwrap_or(0)] += n as usize;
+        }
+        wanted
+    }
+
+    /// The pruning test: the remaining pieces relaxed to pawns and stones fit; when
+    /// enumerating, the tail (pawns, lances, stones) is tested exactly by the leaf counter.
+    fn feasible(&self, node: &Node, scratch: &mut LeafScratch) -> bool {
         let [d, p, s] = self.remaining(node);
         let free = !(node.occ | node.att) & self.mask;
-        pawns_and_stones_fit(self.geo, node.occ, free, d + p, s, self.both)
-            && (!self.both || vertical_blocks_fit(self.geo, free, d, p, s))
+        if !pawns_and_stones_fit(self.geo, node.occ, free, d + p, s, self.both)
+            || (self.both && !vertical_blocks_fit(self.geo, free, d, p, s))
+        {
+            return false;
+        }
+        match &self.leaf {
+            Some(leaf)
+                if self.opts.mode != Mode::Count && node.group as usize >= self.tail_from =>
+            {
+                let wanted = self.wanted(node);
+                leaf.count(node.occ, free, wanted, false, scratch).0 > 0
+            }
+            _ => true,
+        }
     }
 
     fn image(&self, element: u8, p: PlacedPiece) -> PlacedPiece {
@@ -421,7 +441,8 @@ impl<'a> Search<'a> {
     }
 
     /// Calls `f` on every child of `node` that survives the symmetry and pruning tests.
-    fn children(&self, node: &Node, stack: &mut Stack, f: &mut impl FnMut(Node, &mut Stack)) {
+    fn children(&self, node: &Node, walk: Walk<'_>, f: &mut impl FnMut(Node, Walk<'_>)) {
+        let (stack, scratch) = walk;
         let g = &self.groups[node.group as usize];
         let free = !(node.occ | node.att) & self.mask;
         let mut cand = free & !((1u128 << node.next) - 1);
@@ -470,8 +491,8 @@ impl<'a> Search<'a> {
                     kind: g.kind,
                     color,
                 });
-                if self.finish_child(&mut child, stack) {
-                    f(child, stack);
+                if self.finish_child(&mut child, stack, scratch) {
+                    f(child, (stack, scratch));
                 }
                 stack.pop();
             }
@@ -479,7 +500,7 @@ impl<'a> Search<'a> {
     }
 
     /// Closes a finished group (symmetry) and applies the pawn-and-stone test.
-    fn finish_child(&self, child: &mut Node, stack: &Stack) -> bool {
+    fn finish_child(&self, child: &mut Node, stack: &Stack, scratch: &mut LeafScratch) -> bool {
         if child.left == 0 {
             let gi = child.group as usize;
             if child.stab != ID {
@@ -497,7 +518,7 @@ impl<'a> Search<'a> {
                 child.white_req = g.white_req;
             }
         }
-        !self.opts.prune || self.feasible(child)
+        !self.opts.prune || self.feasible(child, scratch)
     }
 
     fn is_terminal(&self, node: &Node) -> bool {
@@ -505,7 +526,7 @@ impl<'a> Search<'a> {
         gi == self.groups.len() || (gi >= self.leaf_from && node.left == self.groups[gi].count)
     }
 
-    fn dfs(&self, node: Node, stack: &mut Stack, acc: &mut Acc) {
+    fn dfs(&self, node: Node, walk: Walk<'_>, acc: &mut Acc) {
         acc.nodes += 1;
         if acc.nodes & 0x3fff == 0 {
             if let Some(d) = self.deadline {
@@ -518,12 +539,10 @@ impl<'a> Search<'a> {
             return;
         }
         if self.is_terminal(&node) {
-            self.leaf(&node, stack, acc);
+            self.leaf(&node, walk, acc);
             return;
         }
-        self.children(&node, stack, &mut |child, stack| {
-            self.dfs(child, stack, acc)
-        });
+        self.children(&node, walk, &mut |child, walk| self.dfs(child, walk, acc));
     }
 
     fn interrupt(&self) {
@@ -531,15 +550,17 @@ impl<'a> Search<'a> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    fn leaf(&self, node: &Node, stack: &mut Stack, acc: &mut Acc) {
+    fn leaf(&self, node: &Node, (stack, scratch): Walk<'_>, acc: &mut Acc) {
         let weight = self.weight(node.stab);
         let mirror = node.stab & MIRROR != 0;
         if node.group as usize != self.groups.len() {
             let free = !(node.occ | node.att) & self.mask;
-            if let Some(leaf) = &self.leaf {
-                let (all, fixed) = leaf.count(self.geo, node.occ, free, mirror, &mut acc.scratch);
-                acc.count += weight * all as u128;
-                acc.mirror_fixed += weight * fixed as u128;
+            if let (Mode::Count, Some(leaf)) = (self.opts.mode, &self.leaf) {
+                let wanted = self.wanted(node);
+                let (all, fixed) = leaf.count(node.occ, free, wanted, mirror, scratch);
+                let (ways, symmetric) = self.shares(stack, mirror);
+                acc.count += weight * all * ways;
+                acc.mirror_fixed += weight * fixed * symmetric;
             } else if let Some(patterns) = &self.patterns {
                 let runs = patterns.runs(self.geo, node.occ, free);
                 let mut rest = vec![0; runs.len() + 1];
@@ -556,17 +577,63 @@ impl<'a> Search<'a> {
                     rest: &rest,
                     full: &full,
                 };
-                self.place_pawns(&pawns, 0, node.left as u32, stack, acc);
+                self.place_pawns(&pawns, 0, node.left as u32, (stack, scratch), acc);
             }
             return;
         }
         if self.opts.mode == Mode::Count {
-            acc.count += weight;
+            let (ways, symmetric) = self.shares(stack, mirror);
+            acc.count += weight * ways;
             if mirror {
-                acc.mirror_fixed += weight;
+                acc.mirror_fixed += weight * symmetric;
             }
             return;
         }
+        let Some(shared) = &self.shared else {
+            self.emit(node, stack, acc);
+            return;
+        };
+        // Every distinct sharing of the group's squares among its kinds, in lexicographic order.
+        let mut kinds: Vec<Kind> = shared
+            .members
+            .iter()
+            .flat_map(|&(k, n)| std::iter::repeat_n(k, n as usize))
+            .collect();
+        loop {
+            for (p, &k) in stack[shared.start..].iter_mut().zip(&kinds) {
+                p.kind = k;
+            }
+            self.emit(node, stack, acc);
+            if self.stop.load(Ordering::Relaxed) || !next_permutation(&mut kinds) {
+                return;
+            }
+        }
+    }
+
+    /// (ways to share the gold-like group's squares among its kinds, those ways that are their
+    /// own mirror image when `mirror` says the placement is); (1, 1) without such a group.
+    fn shares(&self, stack: &Stack, mirror: bool) -> (u128, u128) {
+        let Some(shared) = &self.shared else {
+            return (1, 1);
+        };
+        if !mirror {
+            return (shared.ways, 0);
+        }
+        let n = shared.members.iter().map(|m| m.1 as usize).sum::<usize>();
+        let group = &stack[shared.start..shared.start + n];
+        let centre = group
+            .iter()
+            .filter(|p| self.geo.mirror(p.square as usize) == p.square as usize)
+            .count();
+        let counts: Vec<usize> = shared.members.iter().map(|m| m.1 as usize).collect();
+        (
+            shared.ways,
+            symmetric_shares(&counts, (n - centre) / 2, centre),
+        )
+    }
+
+    /// Hands a finished placement (and its symmetric images) to the callback.
+    fn emit(&self, node: &Node, stack: &Stack, acc: &mut Acc) {
         // Elements as 2-bit vectors (bit 0 mirror, bit 1 turn) compose by xor, and the leaf's
         // stabiliser `node.stab` says which images coincide (the group is abelian).
         for v in 0..4u8 {
@@ -606,12 +673,13 @@ impl<'a> Search<'a> {
     }
 
     /// Enumerates the final pawns: patterns for runs `i..` holding `k` pawns.
-    fn place_pawns(&self, leaf: &PawnLeaf<'_>, i: usize, k: u32, stack: &mut Stack, acc: &mut Acc) {
+    fn place_pawns(&self, leaf: &PawnLeaf<'_>, i: usize, k: u32, walk: Walk<'_>, acc: &mut Acc) {
+        let (stack, scratch) = walk;
         if self.stop.load(Ordering::Relaxed) {
             return;
         }
         if k == 0 {
-            self.leaf(leaf.full, stack, acc);
+            self.leaf(leaf.full, (stack, scratch), acc);
             return;
         }
         if leaf.rest[i] < k {
@@ -634,7 +702,7 @@ impl<'a> Search<'a> {
                     mask &= mask - 1;
                 }
             }
-            self.place_pawns(leaf, i + 1, k - c, stack, acc);
+            self.place_pawns(leaf, i + 1, k - c, (stack, scratch), acc);
             stack.truncate(n);
         }
     }
@@ -643,7 +711,8 @@ impl<'a> Search<'a> {
     fn tasks(&self, target: usize) -> Vec<(Node, Stack)> {
         let root = self.root();
         let mut stack = Vec::new();
-        if self.opts.prune && !self.feasible(&root) {
+        let mut scratch = LeafScratch::default();
+        if self.opts.prune && !self.feasible(&root, &mut scratch) {
             return Vec::new();
         }
         let mut tasks = vec![(root, stack.clone())];
@@ -658,13 +727,114 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 stack.clone_from(&st);
-                self.children(&node, &mut stack, &mut |child, stack| {
-                    next.push((child, stack.clone()))
-                });
+                self.children(
+                    &node,
+                    (&mut stack, &mut scratch),
+                    &mut |child, (stack, _)| next.push((child, stack.clone())),
+                );
             }
             tasks = next;
         }
     }
+}
+
+/// The groups of identical pieces in search order; the gold-like kinds of free facing share
+/// one group.
+fn groups(problem: &Problem) -> Vec<Group> {
+    let both = problem.both_ways;
+    let groups: Vec<Group> = Kind::ALL
+        .into_iter()
+        .filter(|&k| problem.set.count_kind(k) > 0)
+        .map(|kind| {
+            let set = &problem.set;
+            let orientable = both && !kind.is_direction_free();
+            let fixed = set.count(kind, Facing::Black) + set.count(kind, Facing::White);
+            Group {
+                kind,
+                count: set.count_kind(kind) as u8,
+                black_req: if orientable {
+                    set.count(kind, Facing::Black) as u8
+                } else {
+                    0
+                },
+                white_req: if orientable {
+                    set.count(kind, Facing::White) as u8
+                } else {
+                    0
+                },
+                orientable,
+                relaxed: if kind.attacks_both_vertical() {
+                    DOUBLE
+                } else if kind.degrades_to_pawn() {
+                    SINGLE
+                } else {
+                    STONE
+                },
+                leaf_slot: match kind {
+                    Kind::Pawn if !orientable || fixed == 0 => Some(0),
+                    Kind::Lance if !orientable || fixed == 0 => Some(1),
+                    Kind::Stone => Some(2),
+                    _ => None,
+                },
+                members: vec![(kind, set.count_kind(kind) as u8)],
+            }
+        })
+        .collect();
+    // Gold-like kinds attack alike: place them as one group and share the squares out at
+    // the end, instead of searching every split of the squares among the kinds.
+    let (gold_like, mut groups): (Vec<Group>, Vec<Group>) = groups
+        .into_iter()
+        .partition(|g| g.kind.moves_like_gold() && g.black_req == 0 && g.white_req == 0);
+    if let Some(first) = gold_like.first() {
+        groups.push(Group {
+            count: gold_like.iter().map(|g| g.count).sum(),
+            members: gold_like.iter().flat_map(|g| g.members.clone()).collect(),
+            ..first.clone()
+        });
+    }
+    groups.sort_by_key(|g| g.kind.search_rank(both));
+    groups
+}
+
+/// Number of ways to share `n1 + n2 + ...` squares among kinds of `n1, n2, ...` pieces.
+fn multinomial(counts: impl Iterator<Item = usize>) -> u128 {
+    let mut total = 0;
+    counts.fold(1, |ways, n| {
+        total += n;
+        ways * binomial(total, n)
+    })
+}
+
+fn binomial(n: usize, k: usize) -> u128 {
+    (0..k).fold(1u128, |b, i| b * (n - i) as u128 / (i as u128 + 1))
+}
+
+/// Sharings of a mirror-symmetric group (`pairs` pairs of mirror squares, `centre` squares on
+/// the centre file) among kinds of `counts` pieces that are their own mirror image: both
+/// squares of a pair get the same kind.
+fn symmetric_shares(counts: &[usize], pairs: usize, centre: usize) -> u128 {
+    let Some((&n, rest)) = counts.split_first() else {
+        return (pairs == 0 && centre == 0) as u128;
+    };
+    (0..=(n / 2).min(pairs))
+        .filter(|&a| n - 2 * a <= centre)
+        .map(|a| {
+            let b = n - 2 * a;
+            binomial(pairs, a) * binomial(centre, b) * symmetric_shares(rest, pairs - a, centre - b)
+        })
+        .sum()
+}
+
+/// Steps `v` to its next permutation in lexicographic order (repeated values give distinct
+/// permutations once); false after the last one.
+fn next_permutation<T: Ord>(v: &mut [T]) -> bool {
+    let Some(i) = (1..v.len()).rev().find(|&i| v[i - 1] < v[i]) else {
+        return false;
+    };
+    let j = (i..v.len()).rev().find(|&j| v[i - 1] < v[j]).unwrap_or(i);
+    v.swap(i - 1, j);
+    v[i..].reverse();
+    true
 }
 
 /// Solves `problem`: counts or enumerates its placements, handing each enumerated placement to
@@ -687,9 +857,9 @@ pub fn solve(
     let total = tasks.len();
     let done = AtomicUsize::new(0);
     let found = Mutex::new(0u128);
-    let run = |(node, mut stack): (Node, Stack)| {
+    let run = |scratch: &mut LeafScratch, (node, mut stack): (Node, Stack)| {
         let mut acc = Acc::default();
-        search.dfs(node, &mut stack, &mut acc);
+        search.dfs(node, (&mut stack, scratch), &mut acc);
         if search.stop.load(Ordering::Relaxed) {
             return acc;
         }
@@ -709,10 +879,14 @@ pub fn solve(
         Ok(pool) => pool.install(|| {
             tasks
                 .into_par_iter()
-                .map(run)
+                .map_init(LeafScratch::default, run)
                 .reduce(Acc::default, Acc::add)
         }),
-        Err(_) => tasks.into_iter().map(run).fold(Acc::default(), Acc::add),
+        Err(_) => {
+            let mut scratch = LeafScratch::default();
+            let run = |task| run(&mut scratch, task);
+            tasks.into_iter().map(run).fold(Acc::default(), Acc::add)
+        }
     };
     let complete = !search.stop.load(Ordering::Relaxed);
     Outcome {

@@ -136,6 +136,10 @@ fn one_directional_small_boards() {
         (4, 4, "GSNL"),
         (3, 4, "+P+L+NX"),
         (3, 4, "P3X2"),
+        (3, 3, "G+PX"),
+        (3, 4, "G2+PP"),
+        (4, 3, "L2P2"),
+        (3, 4, "SL2P"),
     ] {
         check(f, r, set, false);
     }
@@ -155,6 +159,14 @@ fn two_directional_small_boards() {
         (4, 3, "P2X2"),
         (4, 4, "GGPN"),
         (3, 5, "NNPP"),
+        (3, 4, "L2P2"),
+        (4, 3, "LLPX"),
+        (3, 3, "L2P"),
+        (3, 4, "G+P2"),
+        (3, 3, "+P+SX"),
+        (4, 3, "G+PL"),
+        (3, 4, "^G+P2"),
+        (3, 4, "+p+PL"),
     ] {
         check(f, r, set, true);
     }
@@ -167,6 +179,8 @@ fn limit_and_mirror_identification() {
         ("KP3", 3, 4, false),
         ("GP3", 4, 4, true),
         ("R2P3", 4, 4, false),
+        ("G+P2", 3, 4, true),
+        ("G+PL", 3, 4, false),
     ] {
         let geo = Geometry::new(files, ranks).unwrap();
         let problem = Problem::new(pieces.parse().unwrap(), geo, both).unwrap();

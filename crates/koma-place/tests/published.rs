@@ -59,6 +59,21 @@ fn standard_40_plus_a_stone_one_directional_is_impossible() {
     assert_eq!(out.count, 0);
 }
 
+/// Thirty stones: C(81, 30) placements, more than a `u64` holds, and (C(81, 30) + the
+/// mirror-symmetric ones) / 2 up to mirror; the leaf then counts in `u128`.
+#[test]
+fn thirty_stones_count_beyond_u64() {
+    let out = solve(&problem("X30", false), &Options::default(), &|_| {});
+    assert!(out.complete);
+    assert_eq!(
+        (out.count, out.count_mirror_identified),
+        (
+            14_089_890_496_511_308_441_248,
+            7_044_945_248_527_625_353_536
+        )
+    );
+}
+
 /// The 39-piece count by enumeration equals the count with pawns counted at the leaves.
 #[test]
 #[ignore = "heavy: run in release"]
@@ -88,4 +103,53 @@ fn forty_six_pieces_two_directional() {
     assert_eq!(out.count, 1);
     assert!(common::valid(9, 9, &board(&found[0])));
     assert_eq!(found[0].pieces().len(), 46);
+}
+
+/// Two-directional counts of the 40 + 4 pawns (44 pieces) and of the 40 + 3 pawns with two of
+/// the pawns promoted (43): the same as before the file-by-file leaf, the direction-dependent
+/// order and the shared gold-like group (lances enumerated square by square, golds and
+/// promoted pawns searched as separate groups).
+#[test]
+#[ignore = "heavy: run in release"]
+fn two_directional_counts() {
+    for (pieces, count, classes) in [
+        ("P22L4N4S4G4K2R2B2", 51_058_048, 25_529_024),
+        ("P19+P2L4N4S4G4K2R2B2", 686_905_920, 343_452_960),
+    ] {
+        let out = solve(&problem(pieces, true), &Options::default(), &|_| {});
+        assert!(out.complete, "{pieces}");
+        assert_eq!((out.count, out.count_mirror_identified), (count, classes));
+    }
+}
+
+/// Eight pawns promoted and one knight more (41 pieces) fit two-directionally.
+#[test]
+#[ignore = "heavy: run in release"]
+fn eight_promoted_pawns_and_a_ninth_knight_two_directional() {
+    let p = problem("P10+P8L4N5S4G4K2R2B2", true);
+    let (out, found) = enumerate(&p, Some(1));
+    assert_eq!(out.count, 1);
+    assert_eq!(found[0].pieces().len(), 41);
+    assert!(common::valid(9, 9, &board(&found[0])));
+}
+
+/// Eight pawns promoted and two knights more (42 pieces), and nine pawns promoted (the 40), do
+/// not fit two-directionally: complete searches, the first also without symmetry.
+#[test]
+#[ignore = "heavy: run in release"]
+fn promoted_pawn_sets_that_do_not_fit_two_directionally() {
+    for (pieces, symmetry) in [
+        ("P10+P8L4N6S4G4K2R2B2", true),
+        ("P10+P8L4N6S4G4K2R2B2", false),
+        ("P9+P9L4N4S4G4K2R2B2", true),
+    ] {
+        let opts = Options {
+            mode: Mode::Enumerate { limit: Some(1) },
+            symmetry,
+            ..Options::default()
+        };
+        let out = solve(&problem(pieces, true), &opts, &|_| {});
+        assert!(out.complete, "{pieces}");
+        assert_eq!(out.count, 0, "{pieces}");
+    }
 }
