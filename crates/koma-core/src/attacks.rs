@@ -490,12 +490,7 @@ mod tests {
 
     #[test]
     fn sliders_match_square_by_square_walk() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..3000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let y = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        for (x, y) in crate::bitboard::random_pairs().take(3000) {
             let occ = Bitboard::from_bits(((x as u128) << 64 | y as u128) & ((y as u128) << 3));
             for sq in Square::all() {
                 let rook = [(0, 1), (1, 0), (0, -1), (-1, 0)];

@@ -273,18 +273,26 @@ const fn repeat_per_file(pattern: u128) -> u128 {
     out
 }
 
+/// A fixed stream of pseudo-random 64-bit pairs (xorshift, then a multiply) for the unit tests
+/// that compare bitboard tricks with slow references.
+#[cfg(test)]
+pub(crate) fn random_pairs() -> impl Iterator<Item = (u64, u64)> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    std::iter::repeat_with(move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x, x.wrapping_mul(0x2545_F491_4F6C_DD1D))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn fill_files_matches_file_by_file() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for i in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let y = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        for (i, (x, y)) in random_pairs().take(20_000).enumerate() {
             // Sparse and dense sets alike.
             let bits = ((x as u128) << 64 | y as u128) >> (i % 100);
             let b = Bitboard::from_bits(bits) & Bitboard::FULL;

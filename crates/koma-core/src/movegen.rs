@@ -273,7 +273,8 @@ impl Position {
         let king = self.king(us);
         let any_pinned = pinned.is_any();
         // All pawns step at once; a pinned pawn only along its line to the king.
-        let pawns = self.pieces_of_kind(Pawn) & from_mask;
+        let of = |kind: PieceKind| self.pieces_of_kind(kind) & from_mask;
+        let pawns = of(Pawn);
         let mut pushes = pawn_pushes(us, pawns & !pinned);
         if let Some(k) = king {
             for from in pawns & pinned {
@@ -295,7 +296,6 @@ impl Position {
                 f(board_set(us, kind, from, dests, full));
             }
         };
-        let of = |kind: PieceKind| self.pieces_of_kind(kind) & from_mask;
         for from in of(Lance) {
             one(Lance, from, attacks::lance_attacks(us, from, occ));
         }
