@@ -54,8 +54,8 @@ pub(crate) struct LeafScratch {
     files: Vec<FilePoly>,
     terms: Vec<Term>,
     /// Products in `u64`, and in `u128` for positions whose counts might not fit.
-    narrow: [Vec<u64>; 2],
-    wide: [Vec<u128>; 2],
+    narrow: Vec<u64>,
+    wide: Vec<u128>,
 }
 
 /// The counts a leaf asks for: pawns, lances, stones.
@@ -202,16 +202,14 @@ impl LeafCounter {
     }
 
     /// Ways to add `wanted` pieces on the `free` squares (empty and not attacked) of a position
-    /// with `occupied` squares; with `mirror`, also the ways that are their own mirror image
-    /// (meaningful only when the position is mirror-symmetric).
+    /// with `occupied` squares.
     pub(crate) fn count(
         &self,
         occupied: Bitboard,
         free: Bitboard,
         wanted: Wanted,
-        mirror: bool,
         scratch: &mut LeafScratch,
-    ) -> (u128, u128) {
+    ) -> u128 {
         let mut files = [FilePoly::default(); 9];
         let (mut most, mut max) = (0, [0; 3]);
         for (slot, (o, f)) in files.iter_mut().zip(self.patterns(occupied, free)) {
@@ -221,11 +219,11 @@ impl LeafCounter {
         }
         let files = &files[..self.files];
         let Some(deficit) = most.checked_sub(wanted[0]) else {
-            return (0, 0);
+            return 0;
         };
         let dims = [deficit, wanted[1], wanted[2]];
         if (0..3).any(|i| dims[i] > max[i]) {
-            return (0, 0);
+            return 0;
         }
         // Every coefficient of a product is at most the product of the files' totals.
         let bound: f64 = files.iter().map(|f| f.total as f64).product();
@@ -237,64 +235,36 @@ impl LeafCounter {
         } = scratch;
         let terms = &terms[..];
         if bound < u64::MAX as f64 / 2.0 {
-            let (all, fixed) = self.product(files, terms, dims, max, mirror, narrow);
-            (all.into(), fixed.into())
+            product(files, terms, dims, max, narrow).into()
         } else {
-            self.product(files, terms, dims, max, mirror, wide)
+            product(files, terms, dims, max, wide)
         }
     }
+}
 
-    /// The coefficient at `dims` of the files' product, and with `mirror` that of the
-    /// mirror-symmetric fillings; `max` is the sum of the files' largest terms.
-    fn product<T: Coefficient>(
-        &self,
-        files: &[FilePoly],
-        terms: &[Term],
-        dims: [usize; 3],
-        max: [usize; 3],
-        mirror: bool,
-        [product, left]: &mut [Vec<T>; 2],
-    ) -> (T, T) {
-        let span = |f: &FilePoly| &terms[f.first as usize..(f.first + f.len) as usize];
-        let zero = T::from(0);
-        // Only coefficients the files still to come can complete to `dims` are kept: those
-        // at least `dims - rest`, with `rest` the most the remaining files add.
-        let Some((last, init)) = files.split_last() else {
-            return (zero, zero);
-        };
-        reset(product, dims);
-        let mut rest = max.map(|m| m as isize);
-        for file in init {
-            (0..3).for_each(|i| rest[i] -= file.max[i] as isize);
-            let low = [0, 1, 2].map(|i| (dims[i] as isize - rest[i]).max(0) as usize);
-            mul(product, dims, low, span(file));
-        }
-        let all = coefficient(product, dims, span(last));
-        if !mirror || all == zero {
-            return (all, zero);
-        }
-        // A mirror-symmetric completion is a left half, its image, and the centre file.
-        let half = self.files / 2;
-        reset(left, dims);
-        for file in &files[..half] {
-            mul(left, dims, [0; 3], span(file));
-        }
-        reset(product, dims);
-        product[0] = zero;
-        let [_, wl, ws] = dims.map(|n| n + 1);
-        for (i, &x) in left.iter().enumerate() {
-            let (d, l, s) = (i / (wl * ws), i / ws % wl, i % ws);
-            if x != zero && 2 * d <= dims[0] && 2 * l <= dims[1] && 2 * s <= dims[2] {
-                product[(2 * d * wl + 2 * l) * ws + 2 * s] += x;
-            }
-        }
-        let fixed = if self.files % 2 == 1 {
-            coefficient(product, dims, span(&files[half]))
-        } else {
-            product[product.len() - 1]
-        };
-        (all, fixed)
+/// The coefficient at `dims` of the files' product; `max` is the sum of the files' largest
+/// terms.
+fn product<T: Coefficient>(
+    files: &[FilePoly],
+    terms: &[Term],
+    dims: [usize; 3],
+    max: [usize; 3],
+    product: &mut Vec<T>,
+) -> T {
+    let span = |f: &FilePoly| &terms[f.first as usize..(f.first + f.len) as usize];
+    // Only coefficients the files still to come can complete to `dims` are kept: those
+    // at least `dims - rest`, with `rest` the most the remaining files add.
+    let Some((last, init)) = files.split_last() else {
+        return T::from(0);
+    };
+    reset(product, dims);
+    let mut rest = max.map(|m| m as isize);
+    for file in init {
+        (0..3).for_each(|i| rest[i] -= file.max[i] as isize);
+        let low = [0, 1, 2].map(|i| (dims[i] as isize - rest[i]).max(0) as usize);
+        mul(product, dims, low, span(file));
     }
+    coefficient(product, dims, span(last))
 }
 
 /// The integer type of the products' coefficients (`u64`, or `u128` when counts may be large).
@@ -369,14 +339,12 @@ pub(crate) mod tests {
     const ALL_TWO_WAYS: &[usize] = &[0, 1, 2, 3, 4, 5];
 
     /// Brute force on one board: every way of putting `contents` on the free squares, as a
-    /// table by (pawns, lances, stones); with `symmetric`, only the ways that are their own
-    /// mirror image.
+    /// table by (pawns, lances, stones).
     pub(crate) fn brute(
         geo: &Geometry,
         occ: Bitboard,
         free: Bitboard,
         contents: &[usize],
-        symmetric: bool,
     ) -> Table {
         let h = geo.ranks() as usize;
         let sq: Vec<usize> = (0..geo.len()).filter(|&s| free >> s & 1 == 1).collect();
@@ -392,14 +360,13 @@ pub(crate) mod tests {
             let blocked = |t: usize| content[t] != 0 || occ >> t & 1 == 1;
             let ok = sq.iter().all(|&s| {
                 let (r, c) = (s % h, s / h);
-                let fine = match content[s] {
+                match content[s] {
                     2 => r == 0 || !blocked(c * h + r - 1),
                     3 => (0..r).all(|t| !blocked(c * h + t)),
                     4 => r == h - 1 || !blocked(c * h + r + 1),
                     5 => (r + 1..h).all(|t| !blocked(c * h + t)),
                     _ => true,
-                };
-                fine && (!symmetric || content[s] == content[geo.mirror(s)])
+                }
             });
             if ok {
                 let k = |a: usize, b: usize| {
@@ -434,11 +401,6 @@ pub(crate) mod tests {
         let mut seed = 5;
         for (files, ranks) in [(1, 6), (2, 3), (3, 2), (2, 4), (1, 7), (4, 2), (3, 3)] {
             let geo = Geometry::new(files, ranks).unwrap();
-            let mirror = |b: Bitboard| {
-                (0..geo.len())
-                    .filter(|&s| b >> s & 1 == 1)
-                    .fold(0, |m, s| m | 1 << geo.mirror(s))
-            };
             for _ in 0..20 {
                 let (mut occ, mut att) = (0, 0);
                 for s in 0..geo.len() {
@@ -449,33 +411,24 @@ pub(crate) mod tests {
                     }
                 }
                 let free = geo.all() & !occ & !att;
-                // A mirror-symmetric position too, for the symmetric count.
-                let (socc, sfree) = (occ & mirror(occ), free & mirror(free));
                 for both in [false, true] {
                     let contents = if both { ALL_TWO_WAYS } else { ALL_ONE_WAY };
-                    let all = brute(&geo, occ, free, contents, false);
-                    let sym_all = brute(&geo, socc, sfree, contents, false);
-                    let sym_fixed = brute(&geo, socc, sfree, contents, true);
+                    let all = brute(&geo, occ, free, contents);
                     let n = geo.len() as u32;
                     let counter = LeafCounter::new(&geo, n, n, n, both);
                     let mut scratch = LeafScratch::default();
-                    let n = all.len().max(sym_all.len());
-                    let at = |t: &Table, p: usize, l: usize, s: usize| {
-                        t.get(p)
+                    let at = |p: usize, l: usize, s: usize| {
+                        all.get(p)
                             .and_then(|t| t.get(l))
                             .and_then(|t| t.get(s))
                             .copied()
                     };
-                    for p in 0..n {
-                        for l in 0..n {
-                            for s in 0..n {
+                    for p in 0..all.len() {
+                        for l in 0..all.len() {
+                            for s in 0..all.len() {
                                 let what = format!("{files}x{ranks} {occ:b} {free:b} {p} {l} {s}");
-                                let got = counter.count(occ, free, [p, l, s], false, &mut scratch);
-                                assert_eq!(got.0, at(&all, p, l, s).unwrap_or(0), "{what}");
-                                let got = counter.count(socc, sfree, [p, l, s], true, &mut scratch);
-                                let expected = (at(&sym_all, p, l, s), at(&sym_fixed, p, l, s));
-                                let expected = (expected.0.unwrap_or(0), expected.1.unwrap_or(0));
-                                assert_eq!(got, expected, "symmetric {what}");
+                                let got = counter.count(occ, free, [p, l, s], &mut scratch);
+                                assert_eq!(got, at(p, l, s).unwrap_or(0), "{what}");
                             }
                         }
                     }

@@ -38,6 +38,7 @@ mod leaf;
 mod piece;
 mod relax;
 mod search;
+mod transfer;
 
 pub use board::{Bitboard, Geometry, PlacedPiece, Placement};
 pub use error::PlaceError;

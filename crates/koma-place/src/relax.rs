@@ -382,7 +382,7 @@ mod tests {
                 let free = geo.all() & !occ & !att;
                 for both in [false, true] {
                     let contents = if both { PAWNS_TWO_WAYS } else { PAWNS_ONE_WAY };
-                    let table = brute(&geo, occ, free, contents, false);
+                    let table = brute(&geo, occ, free, contents);
                     for (p, by_lances) in table.iter().enumerate() {
                         for (s, &ways) in by_lances[0].iter().enumerate().take(table.len() - p) {
                             let expected = ways > 0;

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::leaf::{LeafCounter, LeafScratch, Wanted};
 use crate::relax::PawnPatterns;
+use crate::transfer::{TailGroup, TransferCounter, TransferScratch};
 use crate::{
     Bitboard, Color, Facing, Geometry, Kind, PieceSet, PlaceError, PlacedPiece, Placement,
     pawns_and_stones_fit, vertical_blocks_fit,
@@ -173,6 +174,8 @@ struct Group {
 /// how many ways its squares are shared out among its kinds.
 #[derive(Debug, Clone)]
 struct Shared {
+    /// Index of the group.
+    group: usize,
     start: usize,
     members: Vec<(Kind, u8)>,
     ways: u128,
@@ -224,8 +227,10 @@ struct Search<'a> {
     leaf_from: usize,
     /// First group of the tail the file-by-file leaf covers (pawns, lances, stones).
     tail_from: usize,
-    /// Counts the tail (in `Mode::Count`) or tests exactly that it fits (when enumerating).
+    /// When enumerating: tests exactly that the pawn, lance and stone tail fits.
     leaf: Option<LeafCounter>,
+    /// When counting: counts the short-range tail from group `leaf_from` on.
+    transfer: Option<TransferCounter>,
     /// Enumeration: the final pawns are placed run by run from precomputed patterns.
     patterns: Option<PawnPatterns>,
     shared: Option<Shared>,
@@ -239,9 +244,16 @@ struct Search<'a> {
 
 type Stack = Vec<PlacedPiece>;
 
+/// A worker's buffers: the leaf's and the transfer's remembered file tables.
+#[derive(Debug, Default)]
+struct Scratch {
+    leaf: LeafScratch,
+    transfer: TransferScratch,
+}
+
 /// What [`Search::children`] hands on to each child: the placement so far and the worker's
 /// leaf buffers.
-type Walk<'w> = (&'w mut Stack, &'w mut LeafScratch);
+type Walk<'w> = (&'w mut Stack, &'w mut Scratch);
 
 /// The runs of a node whose only remaining pieces are pawns, for [`Search::place_pawns`].
 struct PawnLeaf<'a> {
@@ -268,6 +280,7 @@ impl<'a> Search<'a> {
             .iter()
             .position(|g| g.members.len() > 1)
             .map(|i| Shared {
+                group: i,
                 start: groups[..i].iter().map(|g| g.count as usize).sum(),
                 members: groups[i].members.clone(),
                 ways: multinomial(groups[i].members.iter().map(|m| m.1 as usize)),
@@ -286,7 +299,8 @@ impl<'a> Search<'a> {
             tail_from -= 1;
         }
         let counting = opts.mode == Mode::Count;
-        let leaf = (tail_from < n).then(|| {
+        let transfer = counting.then(|| transfer_tail(problem, &groups)).flatten();
+        let leaf = (!counting && tail_from < n).then(|| {
             let mut most = [0; 3];
             for g in &groups[tail_from..] {
                 most[g.leaf_slot.unwrap_or(0)] += g.count as u32;
@@ -312,8 +326,10 @@ impl<'a> Search<'a> {
             both,
             sym,
             after,
-            leaf_from: if counting {
-                tail_from
+            leaf_from: if let Some((from, _)) = transfer {
+                from
+            } else if counting {
+                n
             } else if patterns.is_some() {
                 n - 1
             } else {
@@ -321,6 +337,7 @@ impl<'a> Search<'a> {
             },
             tail_from,
             leaf,
+            transfer: transfer.map(|t| t.1),
             patterns,
             shared,
             opts,
@@ -374,7 +391,7 @@ impl<'a> Search<'a> {
 
     /// The pruning test: the remaining pieces relaxed to pawns and stones fit; when
     /// enumerating, the tail (pawns, lances, stones) is tested exactly by the leaf counter.
-    fn feasible(&self, node: &Node, scratch: &mut LeafScratch) -> bool {
+    fn feasible(&self, node: &Node, scratch: &mut Scratch) -> bool {
         let [d, p, s] = self.remaining(node);
         let free = !(node.occ | node.att) & self.mask;
         if !pawns_and_stones_fit(self.geo, node.occ, free, d + p, s, self.both)
@@ -383,11 +400,9 @@ impl<'a> Search<'a> {
             return false;
         }
         match &self.leaf {
-            Some(leaf)
-                if self.opts.mode != Mode::Count && node.group as usize >= self.tail_from =>
-            {
+            Some(leaf) if node.group as usize >= self.tail_from => {
                 let wanted = self.wanted(node);
-                leaf.count(node.occ, free, wanted, false, scratch).0 > 0
+                leaf.count(node.occ, free, wanted, &mut scratch.leaf) > 0
             }
             _ => true,
         }
@@ -500,7 +515,7 @@ impl<'a> Search<'a> {
     }
 
     /// Closes a finished group (symmetry) and applies the pawn-and-stone test.
-    fn finish_child(&self, child: &mut Node, stack: &Stack, scratch: &mut LeafScratch) -> bool {
+    fn finish_child(&self, child: &mut Node, stack: &Stack, scratch: &mut Scratch) -> bool {
         if child.left == 0 {
             let gi = child.group as usize;
             if child.stab != ID {
@@ -528,7 +543,9 @@ impl<'a> Search<'a> {
 
     fn dfs(&self, node: Node, walk: Walk<'_>, acc: &mut Acc) {
         acc.nodes += 1;
-        if acc.nodes & 0x3fff == 0 {
+        let terminal = self.is_terminal(&node);
+        // Transfer leaves are costly: the clock is read at each of them.
+        if acc.nodes & 0x3fff == 0 || (terminal && self.transfer.is_some()) {
             if let Some(d) = self.deadline {
                 if Instant::now() > d {
                     self.interrupt();
@@ -538,7 +555,7 @@ impl<'a> Search<'a> {
         if self.stop.load(Ordering::Relaxed) {
             return;
         }
-        if self.is_terminal(&node) {
+        if terminal {
             self.leaf(&node, walk, acc);
             return;
         }
@@ -555,9 +572,8 @@ impl<'a> Search<'a> {
         let mirror = node.stab & MIRROR != 0;
         if node.group as usize != self.groups.len() {
             let free = !(node.occ | node.att) & self.mask;
-            if let (Mode::Count, Some(leaf)) = (self.opts.mode, &self.leaf) {
-                let wanted = self.wanted(node);
-                let (all, fixed) = leaf.count(node.occ, free, wanted, mirror, scratch);
+            if let Some(transfer) = &self.transfer {
+                let (all, fixed) = transfer.count(node.occ, free, mirror, &mut scratch.transfer);
                 let (ways, symmetric) = self.shares(stack, mirror);
                 acc.count += weight * all * ways;
                 acc.mirror_fixed += weight * fixed * symmetric;
@@ -616,6 +632,10 @@ impl<'a> Search<'a> {
         let Some(shared) = &self.shared else {
             return (1, 1);
         };
+        if shared.group >= self.leaf_from {
+            // The transfer counts the sharings of a group in its tail.
+            return (1, 1);
+        }
         if !mirror {
             return (shared.ways, 0);
         }
@@ -711,7 +731,7 @@ impl<'a> Search<'a> {
     fn tasks(&self, target: usize) -> Vec<(Node, Stack)> {
         let root = self.root();
         let mut stack = Vec::new();
-        let mut scratch = LeafScratch::default();
+        let mut scratch = Scratch::default();
         if self.opts.prune && !self.feasible(&root, &mut scratch) {
             return Vec::new();
         }
@@ -796,8 +816,35 @@ fn groups(problem: &Problem) -> Vec<Group> {
     groups
 }
 
+/// The short-range tail a [`TransferCounter`] counts: the first group from which on every group
+/// is short-range (not rook, bishop, dragon, horse) with no fixed colours, and the counter;
+/// `None` without such a tail.
+fn transfer_tail(problem: &Problem, groups: &[Group]) -> Option<(usize, TransferCounter)> {
+    let short = |g: &Group| {
+        !matches!(
+            g.kind,
+            Kind::Rook | Kind::Bishop | Kind::Dragon | Kind::Horse
+        ) && g.black_req == 0
+            && g.white_req == 0
+    };
+    let from = groups.len() - groups.iter().rev().take_while(|g| short(g)).count();
+    let tail: Vec<TailGroup> = groups[from..]
+        .iter()
+        .map(|g| TailGroup {
+            kind: g.kind,
+            count: g.count as u32,
+            orientable: g.orientable,
+            members: g.members.iter().map(|m| m.1 as u32).collect(),
+        })
+        .collect();
+    if tail.is_empty() {
+        return None;
+    }
+    TransferCounter::new(&problem.geometry, &tail).map(|t| (from, t))
+}
+
 /// Number of ways to share `n1 + n2 + ...` squares among kinds of `n1, n2, ...` pieces.
-fn multinomial(counts: impl Iterator<Item = usize>) -> u128 {
+pub(crate) fn multinomial(counts: impl Iterator<Item = usize>) -> u128 {
     let mut total = 0;
     counts.fold(1, |ways, n| {
         total += n;
@@ -812,7 +859,7 @@ fn binomial(n: usize, k: usize) -> u128 {
 /// Sharings of a mirror-symmetric group (`pairs` pairs of mirror squares, `centre` squares on
 /// the centre file) among kinds of `counts` pieces that are their own mirror image: both
 /// squares of a pair get the same kind.
-fn symmetric_shares(counts: &[usize], pairs: usize, centre: usize) -> u128 {
+pub(crate) fn symmetric_shares(counts: &[usize], pairs: usize, centre: usize) -> u128 {
     let Some((&n, rest)) = counts.split_first() else {
         return (pairs == 0 && centre == 0) as u128;
     };
@@ -857,7 +904,7 @@ pub fn solve(
     let total = tasks.len();
     let done = AtomicUsize::new(0);
     let found = Mutex::new(0u128);
-    let run = |scratch: &mut LeafScratch, (node, mut stack): (Node, Stack)| {
+    let run = |scratch: &mut Scratch, (node, mut stack): (Node, Stack)| {
         let mut acc = Acc::default();
         search.dfs(node, (&mut stack, scratch), &mut acc);
         if search.stop.load(Ordering::Relaxed) {
@@ -879,11 +926,11 @@ pub fn solve(
         Ok(pool) => pool.install(|| {
             tasks
                 .into_par_iter()
-                .map_init(LeafScratch::default, run)
+                .map_init(Scratch::default, run)
                 .reduce(Acc::default, Acc::add)
         }),
         Err(_) => {
-            let mut scratch = LeafScratch::default();
+            let mut scratch = Scratch::default();
             let run = |task| run(&mut scratch, task);
             tasks.into_iter().map(run).fold(Acc::default(), Acc::add)
         }

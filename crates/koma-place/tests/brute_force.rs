@@ -172,6 +172,28 @@ fn two_directional_small_boards() {
     }
 }
 
+/// Sets whose short-range pieces (kings, gold-likes, silvers, knights next to each other) the
+/// count takes file by file, on boards wide and tall enough for knight jumps and for a centre
+/// file (odd widths) or two middle files (even widths) in the mirror-symmetric count.
+#[test]
+fn short_range_tails_on_wider_boards() {
+    for (f, r, set, both) in [
+        (5, 3, "KGN", true),
+        (4, 4, "KSNL", true),
+        (5, 4, "SN2P", true),
+        (4, 5, "GN2P", true),
+        (5, 3, "RNSP", true),
+        (4, 4, "BKNP", true),
+        (5, 3, "G+P+SN", true),
+        (4, 4, "G+P+SN", true),
+        (3, 5, "KNLP", false),
+        (5, 4, "KSN2", false),
+        (4, 5, "G+PNP", false),
+    ] {
+        check(f, r, set, both);
+    }
+}
+
 #[test]
 fn limit_and_mirror_identification() {
     for (pieces, files, ranks, both) in [
