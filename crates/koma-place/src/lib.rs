@@ -7,10 +7,10 @@
 //!   both ways.
 //! * [`solve`] counts or enumerates placements ([`Mode`]), in parallel, using the left-right
 //!   mirror (and two-directionally the 180° turn) and the degraded-piece test
-//!   [`pawns_and_stones_fit`] (with [`vertical_blocks_fit`] two-directionally) to cut the
-//!   search; the last pawns, lances and stones are counted (or, when enumerating, tested
-//!   exactly) file by file, and the gold-like kinds are placed as one group. It returns an
-//!   [`Outcome`].
+//!   search. Counting, only the long-range pieces (rook, bishop, dragon, horse) are searched:
+//!   the short-range rest is counted by a transfer over files. Enumerating, the last pawns,
+//!   lances and stones are tested exactly file by file, and the gold-like kinds are placed as
+//!   one group. It returns an [`Outcome`].
 //!
 //! Bitboards and attack masks are this crate's own (see [`Geometry`]): sliding attacks are
 //! unblocked rays, which give the same answer as blocked ones for valid placements.

@@ -1,5 +1,6 @@
-//! Depth-first placement search with degraded-piece pruning, a file-by-file leaf (`crate::leaf`),
-//! symmetry and parallel tasks.
+//! Depth-first placement search with degraded-piece pruning, symmetry and parallel tasks;
+//! counting hands the short-range tail to the transfer over files (`crate::transfer`),
+//! enumerating tests the pawn, lance and stone tail with the file-by-file leaf (`crate::leaf`).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -73,8 +74,9 @@ impl Problem {
 /// What the search does with solutions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// Count all placements; pawns, lances and stones at the end are counted file by file
-    /// without enumerating them.
+    /// Count all placements: the long-range pieces are searched, the short-range rest (king,
+    /// gold-likes, silver, knight, lance, pawn, stone; free facing) is counted file by file
+    /// without enumerating it.
     Count,
     /// Visit placements one by one and hand each to the callback, stopping after `limit`
     /// (`--first` is a limit of 1).
