@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::leaf::{LeafCounter, LeafScratch, Wanted};
 use crate::relax::PawnPatterns;
-use crate::transfer::{TailGroup, TransferCounter, TransferScratch};
+use crate::transfer::{TailGroup, TransferCounter, TransferScratch, is_short_range};
 use crate::{
     Bitboard, Color, Facing, Geometry, Kind, PieceSet, PlaceError, PlacedPiece, Placement,
     pawns_and_stones_fit, vertical_blocks_fit,
@@ -822,13 +822,7 @@ fn groups(problem: &Problem) -> Vec<Group> {
 /// is short-range (not rook, bishop, dragon, horse) with no fixed colours, and the counter;
 /// `None` without such a tail.
 fn transfer_tail(problem: &Problem, groups: &[Group]) -> Option<(usize, TransferCounter)> {
-    let short = |g: &Group| {
-        !matches!(
-            g.kind,
-            Kind::Rook | Kind::Bishop | Kind::Dragon | Kind::Horse
-        ) && g.black_req == 0
-            && g.white_req == 0
-    };
+    let short = |g: &Group| is_short_range(g.kind) && g.black_req == 0 && g.white_req == 0;
     let from = groups.len() - groups.iter().rev().take_while(|g| short(g)).count();
     let tail: Vec<TailGroup> = groups[from..]
         .iter()

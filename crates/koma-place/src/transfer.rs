@@ -608,6 +608,6 @@ fn ranks(mut mask: u16) -> impl Iterator<Item = usize> {
 }
 
 /// Kinds whose attacks stay within their own file and the two next to it.
-fn is_short_range(kind: Kind) -> bool {
+pub(crate) fn is_short_range(kind: Kind) -> bool {
     !matches!(kind, Kind::Rook | Kind::Bishop | Kind::Dragon | Kind::Horse)
 }
