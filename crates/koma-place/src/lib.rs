@@ -44,4 +44,4 @@ pub use board::{Bitboard, Geometry, PlacedPiece, Placement};
 pub use error::PlaceError;
 pub use piece::{Color, Facing, Kind, PieceSet};
 pub use relax::{pawns_and_stones_fit, vertical_blocks_fit};
-pub use search::{Mode, Options, Outcome, Problem, Progress, solve};
+pub use search::{Mode, Options, Outcome, Problem, Progress, TaskCount, solve};

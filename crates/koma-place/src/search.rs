@@ -86,15 +86,34 @@ pub enum Mode {
     },
 }
 
+/// What one finished parallel task found: the unit a long count records to resume from.
+///
+/// Tasks are numbered by their place in the split of the search, which depends only on the
+/// problem, `symmetry`, `prune` and [`Options::split`], never on the thread count or the order
+/// in which tasks finish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskCount {
+    /// The task's number, from 0.
+    pub task: usize,
+    /// Placements the task found (counted, or handed out when enumerating).
+    pub count: u128,
+    /// Counting only: of those, placements equal to their own mirror image.
+    pub mirror_fixed: u128,
+    /// Search nodes the task visited.
+    pub nodes: u64,
+}
+
 /// Progress of a running search, reported after each finished task.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress {
-    /// Tasks finished.
+    /// Tasks finished, those resumed from included.
     pub done: usize,
     /// Tasks in all.
     pub total: usize,
     /// Placements counted so far.
     pub found: u128,
+    /// The task that just finished.
+    pub task: TaskCount,
 }
 
 /// How to search.
@@ -114,6 +133,12 @@ pub struct Options<'a> {
     pub time_limit: Option<Duration>,
     /// Called after each finished task.
     pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    /// Split the search into at least this many parallel tasks; 0 means 256 per thread. A
+    /// resumed count must use the split of the run it resumes.
+    pub split: usize,
+    /// Counting only (ignored when enumerating): tasks finished by an earlier run of the same
+    /// problem, options and split. They are not searched again; their counts are added in.
+    pub resume: &'a [TaskCount],
 }
 
 impl Default for Options<'_> {
@@ -126,6 +151,8 @@ impl Default for Options<'_> {
             identify_mirror: false,
             time_limit: None,
             progress: None,
+            split: 0,
+            resume: &[],
         }
     }
 }
@@ -139,9 +166,9 @@ pub struct Outcome {
     pub count_mirror_identified: u128,
     /// True when the search ran to the end, so the counts are the full answer.
     pub complete: bool,
-    /// Search nodes visited.
+    /// Search nodes visited (by the earlier runs too, for resumed tasks).
     pub nodes: u64,
-    /// Parallel tasks finished and in all.
+    /// Parallel tasks finished (resumed ones included).
     pub tasks_done: usize,
     /// Parallel tasks in all.
     pub tasks: usize,
@@ -896,11 +923,37 @@ pub fn solve(
     } else {
         opts.threads
     };
-    let tasks = search.tasks(256 * threads);
+    let split = if opts.split == 0 {
+        256 * threads
+    } else {
+        opts.split
+    };
+    let tasks = search.tasks(split);
     let total = tasks.len();
-    let done = AtomicUsize::new(0);
-    let found = Mutex::new(0u128);
-    let run = |scratch: &mut Scratch, (node, mut stack): (Node, Stack)| {
+    let resumed: Vec<&TaskCount> = match opts.mode {
+        Mode::Count => {
+            let mut seen = vec![false; total];
+            opts.resume
+                .iter()
+                .filter(|t| t.task < total && !std::mem::replace(&mut seen[t.task], true))
+                .collect()
+        }
+        Mode::Enumerate { .. } => Vec::new(),
+    };
+    let mut skip = vec![false; total];
+    let mut before = Acc::default();
+    for t in &resumed {
+        skip[t.task] = true;
+        before = before.add(Acc {
+            count: t.count,
+            mirror_fixed: t.mirror_fixed,
+            mirror_classes: 0,
+            nodes: t.nodes,
+        });
+    }
+    let done = AtomicUsize::new(resumed.len());
+    let found = Mutex::new(before.count);
+    let run = |scratch: &mut Scratch, (task, (node, mut stack)): (usize, (Node, Stack))| {
         let mut acc = Acc::default();
         search.dfs(node, (&mut stack, scratch), &mut acc);
         if search.stop.load(Ordering::Relaxed) {
@@ -914,23 +967,34 @@ pub fn solve(
                 done: d,
                 total,
                 found: *f,
+                task: TaskCount {
+                    task,
+                    count: acc.count,
+                    mirror_fixed: acc.mirror_fixed,
+                    nodes: acc.nodes,
+                },
             });
         }
         acc
     };
+    let todo: Vec<_> = tasks
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !skip[*i])
+        .collect();
     let acc = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool.install(|| {
-            tasks
-                .into_par_iter()
+            todo.into_par_iter()
                 .map_init(Scratch::default, run)
                 .reduce(Acc::default, Acc::add)
         }),
         Err(_) => {
             let mut scratch = Scratch::default();
             let run = |task| run(&mut scratch, task);
-            tasks.into_iter().map(run).fold(Acc::default(), Acc::add)
+            todo.into_iter().map(run).fold(Acc::default(), Acc::add)
         }
-    };
+    }
+    .add(before);
     let complete = !search.stop.load(Ordering::Relaxed);
     Outcome {
         count: acc.count,

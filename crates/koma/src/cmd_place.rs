@@ -1,12 +1,18 @@
 //! `koma place`: non-attacking piece placement (利かずの駒並べ).
 
+mod checkpoint;
+
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use koma_place::{Geometry, Mode, Options, Outcome, PieceSet, Placement, Problem, Progress, solve};
+use serde::Serialize;
+
+use checkpoint::Checkpoint;
 
 use crate::CliError;
 
@@ -47,6 +53,28 @@ pub struct PlaceArgs {
     /// and report the best and median wall-clock time.
     #[arg(long, value_name = "RUNS")]
     pub bench: Option<u32>,
+    /// Counting: record each finished task in FILE as it finishes, and resume from FILE when it
+    /// already exists (same pieces, direction and koma version), searching only what is left.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["first", "all", "bench"])]
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// The `--json` result. Counts are written as exact integers, however large.
+#[derive(Serialize)]
+struct JsonResult {
+    pieces: String,
+    both_ways: bool,
+    count: u128,
+    count_mirror_identified: u128,
+    complete: bool,
+    elapsed_seconds: f64,
+    nodes: u64,
+    tasks_done: usize,
+    tasks: usize,
+    /// Of the tasks done, those taken from the checkpoint file.
+    tasks_resumed: usize,
+    solutions: Option<Vec<String>>,
+    stone_letter: &'static str,
 }
 
 fn mode(args: &PlaceArgs) -> Mode {
@@ -71,6 +99,15 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
     if let Some(runs) = args.bench {
         return bench(&problem, &args, runs.max(1));
     }
+    let threads = if args.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        args.threads
+    };
+    let checkpoint = match &args.checkpoint {
+        Some(path) => Some(Checkpoint::open(path, &problem, 256 * threads)?),
+        None => None,
+    };
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} tasks, {msg}")
@@ -80,13 +117,18 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
         bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);
         bar.set_message(format!("{} found", p.found));
+        if let Some(c) = &checkpoint {
+            c.record(&p.task, p.total);
+        }
     };
     let opts = Options {
         mode: mode(&args),
-        threads: args.threads,
+        threads,
         identify_mirror: args.mirror,
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         progress: Some(&progress),
+        split: checkpoint.as_ref().map_or(0, |c| c.split),
+        resume: checkpoint.as_ref().map_or(&[], |c| &c.resumed),
         ..Options::default()
     };
     let solutions = Mutex::new(Vec::new());
@@ -107,6 +149,10 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
     };
     let outcome = solve(&problem, &opts, &on_solution);
     bar.finish_and_clear();
+    let tasks_resumed = checkpoint.as_ref().map_or(0, |c| c.resumed.len());
+    if let Some(c) = checkpoint {
+        c.finish(outcome.tasks)?;
+    }
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner())
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
@@ -114,20 +160,21 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
     }
     let solutions = solutions.into_inner().unwrap_or_else(|e| e.into_inner());
     if args.json {
-        let json = serde_json::json!({
-            "pieces": problem.set().to_string(),
-            "both_ways": args.both_ways,
-            "count": outcome.count.to_string().parse::<serde_json::Number>().ok(),
-            "count_mirror_identified": outcome.count_mirror_identified.to_string().parse::<serde_json::Number>().ok(),
-            "complete": outcome.complete,
-            "elapsed_seconds": outcome.elapsed.as_secs_f64(),
-            "nodes": outcome.nodes,
-            "tasks_done": outcome.tasks_done,
-            "tasks": outcome.tasks,
-            "solutions": (args.first || args.all)
-                .then(|| solutions.iter().map(Placement::to_sfen).collect::<Vec<_>>()),
-            "stone_letter": "X",
-        });
+        let json = serde_json::to_string(&JsonResult {
+            pieces: problem.set().to_string(),
+            both_ways: args.both_ways,
+            count: outcome.count,
+            count_mirror_identified: outcome.count_mirror_identified,
+            complete: outcome.complete,
+            elapsed_seconds: outcome.elapsed.as_secs_f64(),
+            nodes: outcome.nodes,
+            tasks_done: outcome.tasks_done,
+            tasks: outcome.tasks,
+            tasks_resumed,
+            solutions: (args.first || args.all)
+                .then(|| solutions.iter().map(Placement::to_sfen).collect()),
+            stone_letter: "X",
+        })?;
         println!("{json}");
         return Ok(());
     }
