@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Mutex;
 
-use koma_place::{Geometry, Mode, Options, Placement, Problem, solve};
+use koma_place::{Geometry, Mode, Options, Placement, Problem, TaskCount, solve};
 
 fn problem(pieces: &str, both: bool) -> Problem {
     Problem::new(pieces.parse().unwrap(), Geometry::standard(), both).unwrap()
@@ -123,6 +123,72 @@ fn two_directional_counts() {
         assert!(out.complete, "{pieces}");
         assert_eq!((out.count, out.count_mirror_identified), (count, classes));
     }
+}
+
+/// One line of a `koma place --checkpoint` file (a finished task); the header line has none of
+/// these fields.
+#[derive(serde::Deserialize)]
+struct Recorded {
+    task: usize,
+    of: usize,
+    count: u128,
+    mirror_fixed: u128,
+    nodes: u64,
+}
+
+/// Every two-directional placement of the 40: 1,881,364,205,598,115,808, counted by
+/// `koma place P18L4N4S4G4K2R2B2 --both-ways --checkpoint FILE` in 91 minutes on two threads.
+/// That file is kept in tests/data; this test checks that its tasks add up to the count and
+/// recounts a sample of them (tasks with few nodes, whose counts range from 10⁴ to 3 × 10¹⁰),
+/// taking the rest as recorded, so a change to the search or the transfer that alters any of
+/// them fails here.
+#[test]
+#[ignore = "heavy: run in release"]
+fn the_40_two_directional_recorded_and_sampled() {
+    const COUNT: u128 = 1_881_364_205_598_115_808;
+    let text = include_str!("data/the40_both_ways.jsonl");
+    let mut lines = text.lines();
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(header["pieces"], "P18L4N4S4G4K2B2R2");
+    assert_eq!(header["both_ways"], true);
+    let split = header["split"].as_u64().unwrap() as usize;
+    let mut tasks: Vec<TaskCount> = lines
+        .map(|l| serde_json::from_str::<Recorded>(l).unwrap())
+        .map(|r| {
+            assert_eq!(r.of, 600);
+            TaskCount {
+                task: r.task,
+                count: r.count,
+                mirror_fixed: r.mirror_fixed,
+                nodes: r.nodes,
+            }
+        })
+        .collect();
+    tasks.sort_by_key(|t| t.task);
+    assert!(tasks.iter().enumerate().all(|(i, t)| t.task == i));
+    assert_eq!(tasks.iter().map(|t| t.count).sum::<u128>(), COUNT);
+    let sample = [269, 282, 320, 335, 385, 594];
+    let resume: Vec<TaskCount> = tasks
+        .iter()
+        .copied()
+        .filter(|t| !sample.contains(&t.task))
+        .collect();
+    let searched = Mutex::new(Vec::new());
+    let progress = |p: koma_place::Progress| searched.lock().unwrap().push(p.task);
+    let opts = Options {
+        split,
+        resume: &resume,
+        progress: Some(&progress),
+        ..Options::default()
+    };
+    let out = solve(&problem("P18L4N4S4G4K2R2B2", true), &opts, &|_| {});
+    assert!(out.complete);
+    assert_eq!(out.tasks, 600);
+    let mut searched = searched.into_inner().unwrap();
+    searched.sort_by_key(|t| t.task);
+    let recorded: Vec<TaskCount> = sample.iter().map(|&i| tasks[i]).collect();
+    assert_eq!(searched, recorded);
+    assert_eq!((out.count, out.count_mirror_identified), (COUNT, COUNT / 2));
 }
 
 /// Eight pawns promoted and one knight more (41 pieces) fit two-directionally.
