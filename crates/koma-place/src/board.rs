@@ -13,6 +13,25 @@ use crate::{Color, Kind, PlaceError};
 /// A bitboard over the squares of a [`Geometry`].
 pub type Bitboard = u128;
 
+/// Each file's (occupied, free) ranks, file by file, of a board `files` wide and `ranks`
+/// high (column-major squares): bit r of a mask is rank r of that file.
+#[inline]
+pub(crate) fn file_patterns(
+    files: usize,
+    ranks: usize,
+    occupied: Bitboard,
+    free: Bitboard,
+) -> impl Iterator<Item = (u16, u16)> {
+    let mask: Bitboard = (1 << ranks) - 1;
+    (0..files).map(move |c| {
+        let shift = c * ranks;
+        (
+            ((occupied >> shift) & mask) as u16,
+            ((free >> shift) & mask) as u16,
+        )
+    })
+}
+
 /// A rectangular board of `files × ranks` squares (both 1..=9) with its attack tables.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Geometry {

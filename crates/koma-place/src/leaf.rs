@@ -19,6 +19,7 @@
 //! Pawns are usually close to the most a file can hold, so the product is taken over pawn
 //! *deficits* (most − pawns), which keeps it small.
 
+use crate::board::file_patterns;
 use crate::{Bitboard, Geometry};
 
 /// One term of a file polynomial: (pawn deficit, lances, stones, ways).
@@ -188,19 +189,6 @@ impl LeafCounter {
         (most, terms)
     }
 
-    /// The file patterns of a position: per file (occupied bits, free bits), rank a lowest.
-    fn patterns(&self, occupied: Bitboard, free: Bitboard) -> impl Iterator<Item = (u32, u32)> {
-        let h = self.ranks;
-        let mask: Bitboard = (1 << h) - 1;
-        (0..self.files as u32).map(move |c| {
-            let shift = c * h;
-            (
-                ((occupied >> shift) & mask) as u32,
-                ((free >> shift) & mask) as u32,
-            )
-        })
-    }
-
     /// Ways to add `wanted` pieces on the `free` squares (empty and not attacked) of a position
     /// with `occupied` squares.
     pub(crate) fn count(
@@ -212,8 +200,9 @@ impl LeafCounter {
     ) -> u128 {
         let mut files = [FilePoly::default(); 9];
         let (mut most, mut max) = (0, [0; 3]);
-        for (slot, (o, f)) in files.iter_mut().zip(self.patterns(occupied, free)) {
-            *slot = self.file(scratch, o, f);
+        let patterns = file_patterns(self.files, self.ranks as usize, occupied, free);
+        for (slot, (o, f)) in files.iter_mut().zip(patterns) {
+            *slot = self.file(scratch, o.into(), f.into());
             most += slot.most;
             (0..3).for_each(|i| max[i] += slot.max[i]);
         }

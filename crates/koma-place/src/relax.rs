@@ -34,6 +34,7 @@
 //!
 //! The brute-force tests in this module check both statements on small boards.
 
+use crate::board::file_patterns;
 use crate::{Bitboard, Geometry};
 
 /// Calls `f(col, first_rank, len, top_open, bottom_open)` for every vertical run of `free`.
@@ -45,11 +46,9 @@ pub(crate) fn for_each_run(
     mut f: impl FnMut(usize, u32, u32, bool, bool),
 ) {
     let h = geo.ranks() as u32;
-    let col_mask: u128 = (1u128 << h) - 1;
-    for col in 0..geo.files() as usize {
-        let shift = col as u32 * h;
-        let mut fc = ((free >> shift) & col_mask) as u32;
-        let oc = ((occupied >> shift) & col_mask) as u32;
+    let files = file_patterns(geo.files() as usize, h as usize, occupied, free);
+    for (col, (oc, fc)) in files.enumerate() {
+        let (mut fc, oc) = (u32::from(fc), u32::from(oc));
         while fc != 0 {
             let r0 = fc.trailing_zeros();
             let len = (!(fc >> r0)).trailing_zeros();

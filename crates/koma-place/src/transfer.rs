@@ -31,6 +31,7 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::board::file_patterns;
 use crate::search::{multinomial, symmetric_shares};
 use crate::{Bitboard, Color, Geometry, Kind};
 
@@ -375,20 +376,6 @@ impl TransferCounter {
         }
     }
 
-    /// The (occupied, free) rank patterns of each file.
-    fn patterns(&self, occupied: Bitboard, free: Bitboard) -> Vec<(u16, u16)> {
-        let mask: Bitboard = (1 << self.ranks) - 1;
-        (0..self.files)
-            .map(|c| {
-                let shift = c * self.ranks;
-                (
-                    ((occupied >> shift) & mask) as u16,
-                    ((free >> shift) & mask) as u16,
-                )
-            })
-            .collect()
-    }
-
     /// Ways to complete a position with `occupied` squares and `free` squares (empty, not
     /// attacked) by the tail; with `mirror` (the position is its own mirror image), also the
     /// completions that are their own mirror image.
@@ -399,7 +386,8 @@ impl TransferCounter {
         mirror: bool,
         scratch: &mut TransferScratch,
     ) -> (u128, u128) {
-        let patterns = self.patterns(occupied, free);
+        let patterns: Vec<(u16, u16)> =
+            file_patterns(self.files, self.ranks, occupied, free).collect();
         let tables: Vec<usize> = patterns
             .iter()
             .map(|&(o, f)| self.table(scratch, o, f))
