@@ -141,6 +141,26 @@ pub struct Options<'a> {
     pub resume: &'a [TaskCount],
 }
 
+impl Options<'_> {
+    /// The worker threads `solve` uses: `threads`, or one per core when it is 0.
+    pub fn thread_count(&self) -> usize {
+        if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.threads
+        }
+    }
+
+    /// The task split `solve` asks for: `split`, or 256 per thread when it is 0.
+    pub fn split_target(&self) -> usize {
+        if self.split == 0 {
+            256 * self.thread_count()
+        } else {
+            self.split
+        }
+    }
+}
+
 impl Default for Options<'_> {
     fn default() -> Self {
         Options {
@@ -918,40 +938,29 @@ pub fn solve(
 ) -> Outcome {
     let start = Instant::now();
     let search = Search::new(problem, opts, on_solution);
-    let threads = if opts.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        opts.threads
-    };
-    let split = if opts.split == 0 {
-        256 * threads
-    } else {
-        opts.split
-    };
+    let threads = opts.thread_count();
+    let split = opts.split_target();
     let tasks = search.tasks(split);
     let total = tasks.len();
-    let resumed: Vec<&TaskCount> = match opts.mode {
-        Mode::Count => {
-            let mut seen = vec![false; total];
-            opts.resume
-                .iter()
-                .filter(|t| t.task < total && !std::mem::replace(&mut seen[t.task], true))
-                .collect()
-        }
-        Mode::Enumerate { .. } => Vec::new(),
-    };
+    // Resumed tasks (each once): skipped, their counts added in.
     let mut skip = vec![false; total];
     let mut before = Acc::default();
-    for t in &resumed {
-        skip[t.task] = true;
-        before = before.add(Acc {
-            count: t.count,
-            mirror_fixed: t.mirror_fixed,
-            mirror_classes: 0,
-            nodes: t.nodes,
-        });
+    let resume = if opts.mode == Mode::Count {
+        opts.resume
+    } else {
+        &[]
+    };
+    for t in resume.iter().filter(|t| t.task < total) {
+        if !std::mem::replace(&mut skip[t.task], true) {
+            before = before.add(Acc {
+                count: t.count,
+                mirror_fixed: t.mirror_fixed,
+                mirror_classes: 0,
+                nodes: t.nodes,
+            });
+        }
     }
-    let done = AtomicUsize::new(resumed.len());
+    let done = AtomicUsize::new(skip.iter().filter(|&&s| s).count());
     let found = Mutex::new(before.count);
     let run = |scratch: &mut Scratch, (task, (node, mut stack)): (usize, (Node, Stack))| {
         let mut acc = Acc::default();

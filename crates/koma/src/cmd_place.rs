@@ -99,13 +99,15 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
     if let Some(runs) = args.bench {
         return bench(&problem, &args, runs.max(1));
     }
-    let threads = if args.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        args.threads
-    };
     let checkpoint = match &args.checkpoint {
-        Some(path) => Some(Checkpoint::open(path, &problem, 256 * threads)?),
+        Some(path) => {
+            let split = Options {
+                threads: args.threads,
+                ..Options::default()
+            }
+            .split_target();
+            Some(Checkpoint::open(path, &problem, split)?)
+        }
         None => None,
     };
     let bar = ProgressBar::new(0);
@@ -123,7 +125,7 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
     };
     let opts = Options {
         mode: mode(&args),
-        threads,
+        threads: args.threads,
         identify_mirror: args.mirror,
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         progress: Some(&progress),
