@@ -109,9 +109,13 @@ fn checkpoint_refuses_other_files_and_leaves_them_alone() {
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "my notes\n");
 
-    // A checkpoint of another problem.
+    // A checkpoint of another problem; a file next to it with another extension survives.
     let _ = std::fs::remove_file(&path);
+    let sibling = path.with_extension("tmp");
+    std::fs::write(&sibling, "mine\n").unwrap();
     assert!(koma(&["place", FORTY, "--checkpoint", file]).0);
+    assert_eq!(std::fs::read_to_string(&sibling).unwrap(), "mine\n");
+    let _ = std::fs::remove_file(&sibling);
     let (ok, _, err) = koma(&["place", FORTY, "--both-ways", "--checkpoint", file]);
     assert!(!ok);
     assert!(

@@ -74,7 +74,10 @@ impl Checkpoint {
         for l in &lines {
             text += &(serde_json::to_string(l)? + "\n");
         }
-        let tmp = path.with_extension("tmp");
+        // Beside FILE, named after all of it, so no other file of the user's is overwritten.
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".rewrite");
+        let tmp = PathBuf::from(tmp);
         std::fs::write(&tmp, text)
             .and_then(|()| std::fs::rename(&tmp, path))
             .map_err(|e| format!("{name}: {e}"))?;
