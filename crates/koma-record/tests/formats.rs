@@ -203,12 +203,13 @@ fn conversion_matrix_keeps_the_moves() {
 /// All 100 problems of 将棋図巧 with their recorded answers, through every format.
 #[test]
 fn zukou_problems_through_every_format() {
-    let text = std::fs::read_to_string("/work/shared/data/tsume/zukou.jsonl")
-        .or_else(|_| std::fs::read_to_string(data("../../../../../shared/data/tsume/zukou.jsonl")));
-    let Ok(text) = text else {
-        eprintln!("zukou.jsonl not found; skipped");
-        return;
-    };
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/tsume/zukou.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the data file is part of the repository)",
+            path.display()
+        )
+    });
     let mut checked = 0;
     for line in text.lines() {
         let sfen = field(line, "\"sfen\": \"");
