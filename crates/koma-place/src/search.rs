@@ -131,6 +131,9 @@ pub struct Options<'a> {
     pub identify_mirror: bool,
     /// Stop (with `complete == false`) after this long.
     pub time_limit: Option<Duration>,
+    /// Stop (with `complete == false`) soon after this flag is set, from any thread: a caller's
+    /// cancel button. Finished tasks have been reported to `progress`, so a count can resume.
+    pub cancel: Option<&'a AtomicBool>,
     /// Called after each finished task.
     pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
     /// Split the search into at least this many parallel tasks; 0 means 256 per thread. A
@@ -170,6 +173,7 @@ impl Default for Options<'_> {
             prune: true,
             identify_mirror: false,
             time_limit: None,
+            cancel: None,
             progress: None,
             split: 0,
             resume: &[],
@@ -599,6 +603,9 @@ impl<'a> Search<'a> {
                 if Instant::now() > d {
                     self.interrupt();
                 }
+            }
+            if self.opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                self.interrupt();
             }
         }
         if self.stop.load(Ordering::Relaxed) {

@@ -54,3 +54,43 @@ fn resumed_count_searches_only_what_is_left() {
         assert_eq!(again, tasks, "{pieces}");
     }
 }
+
+/// A count cancelled part-way (`Options::cancel`) stops incomplete; the tasks it reported,
+/// resumed, add up to the full count.
+#[test]
+fn cancelled_count_stops_and_resumes() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let problem = Problem::new(
+        "R2B2G2S2N2".parse().unwrap(),
+        Geometry::new(6, 6).unwrap(),
+        true,
+    )
+    .unwrap();
+    let (full, _, _) = count(&problem, &[], 1);
+    let cancel = AtomicBool::new(false);
+    let searched = Mutex::new(Vec::new());
+    let progress = |p: Progress| {
+        searched.lock().unwrap().push(p.task);
+        if p.done >= 5 {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let opts = Options {
+        threads: 1,
+        split: 64,
+        cancel: Some(&cancel),
+        progress: Some(&progress),
+        ..Options::default()
+    };
+    let out = solve(&problem, &opts, &|_| {});
+    assert!(!out.complete);
+    let done = searched.into_inner().unwrap();
+    assert!(
+        done.len() >= 5 && done.len() < out.tasks,
+        "{} of {}",
+        done.len(),
+        out.tasks
+    );
+    let (resumed, _, _) = count(&problem, &done, 1);
+    assert_eq!(resumed, full);
+}
