@@ -1,0 +1,637 @@
+//! [`Batch`]: B games advanced together, with masks, tensors, features and rewards for all of
+//! them at once, spread over the cores with rayon.
+
+use koma_core::{Color, FromSfenError, Move, MoveFilter, NonPromotions, Position};
+use rayon::prelude::*;
+
+use crate::features::{FEATURES_LEN, write_features};
+use crate::label::{NUM_LABELS, move_label};
+use crate::rng::SplitMix64;
+use crate::tensor::{TENSOR_LEN, TensorIndex, tensor_index};
+
+/// Environments handed to one rayon task: small enough to balance two cores, large enough that
+/// scheduling costs nothing next to ~1 µs of work per environment.
+const CHUNK: usize = 32;
+
+/// What happens to a game that has ended, following Gymnasium's vector-environment autoreset
+/// modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum AutoReset {
+    /// The step after the one that ended a game resets it and ignores its action (Gymnasium's
+    /// default `NEXT_STEP`).
+    #[default]
+    NextStep,
+    /// The step that ends a game resets it at once; the final position is kept for
+    /// [`Batch::final_positions`] (`SAME_STEP`).
+    SameStep,
+    /// Ended games stay ended, ignoring actions, until [`Batch::reset`] (`DISABLED`).
+    Disabled,
+}
+
+/// Rules and episode settings of a [`Batch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// Moves played in an episode after which it is truncated (a draw, `truncated` set).
+    pub max_plies: u32,
+    /// Whether the 27-point entering-king declaration (入玉宣言) ends a game: a side to move that
+    /// meets its conditions wins.
+    pub declaration: bool,
+    /// What happens to ended games.
+    pub autoreset: AutoReset,
+}
+
+impl Default for Config {
+    /// 512 plies (as pgx), no declaration, [`AutoReset::NextStep`].
+    fn default() -> Config {
+        Config {
+            max_plies: 512,
+            declaration: false,
+            autoreset: AutoReset::NextStep,
+        }
+    }
+}
+
+/// How an action of [`Batch::step`] is numbered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    /// A dlshogi label, `0..2187` (see [`crate::label`]).
+    Label,
+    /// A flat index into the `[21, 81, 81, 2]` tensor (see [`crate::tensor`]).
+    Tensor,
+}
+
+impl ActionKind {
+    /// The number of distinct actions.
+    pub fn count(self) -> usize {
+        match self {
+            ActionKind::Label => NUM_LABELS,
+            ActionKind::Tensor => TENSOR_LEN,
+        }
+    }
+}
+
+/// What went wrong in a batch call. Nothing is changed when a call returns an error.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// A batch must hold at least one game.
+    #[error("a batch needs at least one environment")]
+    Empty,
+    /// A start position is not a legal position.
+    #[error("position {index}: {source}")]
+    Position {
+        /// Its place in the list given.
+        index: usize,
+        /// What is wrong with it.
+        source: FromSfenError,
+    },
+    /// A slice passed in has the wrong length.
+    #[error("{what} has {got} elements, expected {expected}")]
+    Length {
+        /// Which argument.
+        what: &'static str,
+        /// Its length.
+        got: usize,
+        /// The length needed.
+        expected: usize,
+    },
+    /// An action number outside the range of its kind.
+    #[error("environment {env}: action {action} is out of range 0..{limit}")]
+    OutOfRange {
+        /// The environment.
+        env: usize,
+        /// The action.
+        action: u64,
+        /// The number of actions of that kind.
+        limit: usize,
+    },
+    /// An action that is no legal move in its environment's position.
+    #[error("environment {env}: action {action} is not a legal move in {sfen}")]
+    Illegal {
+        /// The environment.
+        env: usize,
+        /// The action.
+        action: u64,
+        /// The position, as SFEN.
+        sfen: String,
+    },
+}
+
+/// The result of one environment's step.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+struct StepResult {
+    rewards: [f32; 2],
+    terminated: bool,
+    truncated: bool,
+}
+
+/// One game: its position (with the moves of the episode, for repetition), the keys of the
+/// positions before, and the legal moves of the current position with their labels.
+#[derive(Clone)]
+struct Env {
+    pos: Position,
+    keys: Vec<u64>,
+    legal: Vec<(u16, Move)>,
+    plies: u32,
+    done: bool,
+}
+
+impl Env {
+    fn new(pos: Position) -> Env {
+        let mut env = Env {
+            pos,
+            keys: Vec::new(),
+            legal: Vec::with_capacity(128),
+            plies: 0,
+            done: false,
+        };
+        env.refresh();
+        env
+    }
+
+    fn reset(&mut self, start: &Position) {
+        self.pos.clone_from(start);
+        self.keys.clear();
+        self.plies = 0;
+        self.done = false;
+        self.refresh();
+    }
+
+    /// Recomputes the legal moves of the current position.
+    fn refresh(&mut self) {
+        let side = self.pos.side_to_move();
+        let legal = &mut self.legal;
+        legal.clear();
+        self.pos.generate(MoveFilter::All, NonPromotions::All, |m| {
+            legal.push((move_label(m, side), m))
+        });
+    }
+
+    /// The legal move an action names.
+    fn find(&self, env: usize, action: u64, kind: ActionKind) -> Result<Move, BatchError> {
+        if action >= kind.count() as u64 {
+            return Err(BatchError::OutOfRange {
+                env,
+                action,
+                limit: kind.count(),
+            });
+        }
+        let found = match kind {
+            ActionKind::Label => self.legal.iter().find(|(l, _)| *l as u64 == action),
+            ActionKind::Tensor => {
+                let e = TensorIndex::from_flat(action as usize);
+                self.legal
+                    .iter()
+                    .find(|(_, m)| Some(tensor_index(&self.pos, *m)) == e)
+            }
+        };
+        found.map(|&(_, m)| m).ok_or_else(|| BatchError::Illegal {
+            env,
+            action,
+            sfen: self.pos.to_sfen(),
+        })
+    }
+
+    /// Plays a legal move and judges the position reached.
+    fn play(&mut self, m: Move, config: &Config) -> StepResult {
+        self.keys.push(self.pos.key());
+        self.pos.do_move(m);
+        self.plies += 1;
+        self.refresh();
+        let r = self.judge(config);
+        self.done = r.terminated || r.truncated;
+        r
+    }
+
+    /// Whether the game has ended in the current position, and the rewards if so: 千日手
+    /// (perpetual check loses), the declaration when enabled, no legal move (checkmate or not,
+    /// the side to move loses), then the ply limit.
+    fn judge(&self, config: &Config) -> StepResult {
+        let us = self.pos.side_to_move();
+        let win = |winner: Color| {
+            let mut rewards = [-1.0; 2];
+            rewards[winner.index()] = 1.0;
+            StepResult {
+                rewards,
+                terminated: true,
+                truncated: false,
+            }
+        };
+        if self.may_repeat_fourfold() {
+            match self.pos.repetition() {
+                Some(koma_core::Repetition::Draw) => {
+                    return StepResult {
+                        terminated: true,
+                        ..StepResult::default()
+                    };
+                }
+                Some(koma_core::Repetition::PerpetualCheck { loser }) => return win(loser.flip()),
+                _ => {}
+            }
+        }
+        if config.declaration && self.pos.can_declare_win() {
+            return win(us);
+        }
+        if self.legal.is_empty() {
+            return win(us.flip());
+        }
+        StepResult {
+            truncated: self.plies >= config.max_plies,
+            ..StepResult::default()
+        }
+    }
+
+    /// A quick filter before [`Position::repetition`]: the current key occurs at least three
+    /// times among the earlier positions with the same side to move.
+    fn may_repeat_fourfold(&self) -> bool {
+        let key = self.pos.key();
+        self.keys
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|&&k| k == key)
+            .nth(2)
+            .is_some()
+    }
+}
+
+/// B shogi games advanced together: the batched environment behind `koma.VecEnv`.
+///
+/// Each game is a koma-core [`Position`] (so the rules are koma-core's, not a copy) plus the keys
+/// of the positions of its episode (for 千日手) and the legal moves of its current position,
+/// computed once per step and shared by the action mask, random actions and the next step.
+/// Outputs are written into slices the caller provides, laid out batch-first.
+///
+/// ```
+/// use koma_batch::{Batch, Config, ActionKind};
+/// let mut batch = Batch::new(4, Config::default()).unwrap();
+/// let mut actions = vec![0u32; 4];
+/// batch.random_actions(7, &mut actions);
+/// let (mut rewards, mut term, mut trunc) = (vec![0.0; 8], vec![false; 4], vec![false; 4]);
+/// batch.step(&actions, ActionKind::Label, &mut rewards, &mut term, &mut trunc).unwrap();
+/// assert!(batch.sfens().iter().all(|s| s.ends_with(" w - 2")));
+/// ```
+#[derive(Clone)]
+pub struct Batch {
+    envs: Vec<Env>,
+    starts: Vec<Position>,
+    finals: Vec<Option<Position>>,
+    config: Config,
+}
+
+impl std::fmt::Debug for Batch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Batch")
+            .field("len", &self.len())
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Batch {
+    /// `n` games from the start position; resets go to the start position.
+    pub fn new(n: usize, config: Config) -> Result<Batch, BatchError> {
+        Batch::from_positions(
+            vec![Position::startpos(); n],
+            vec![Position::startpos()],
+            config,
+        )
+    }
+
+    /// One game per position; resets go to `starts[i % starts.len()]` for game `i`.
+    pub fn from_positions(
+        positions: Vec<Position>,
+        starts: Vec<Position>,
+        config: Config,
+    ) -> Result<Batch, BatchError> {
+        if positions.is_empty() || starts.is_empty() {
+            return Err(BatchError::Empty);
+        }
+        let envs: Vec<Env> = positions.into_par_iter().map(Env::new).collect();
+        let mut batch = Batch {
+            finals: vec![None; envs.len()],
+            envs,
+            starts,
+            config,
+        };
+        // A given position may already be over (mate, or declarable).
+        for env in &mut batch.envs {
+            let r = env.judge(&config);
+            env.done = r.terminated;
+        }
+        Ok(batch)
+    }
+
+    /// One game per SFEN; with `reset_to_given`, resets go back to game `i`'s own SFEN, otherwise
+    /// to the start position.
+    pub fn from_sfens<S: AsRef<str> + Sync>(
+        sfens: &[S],
+        reset_to_given: bool,
+        config: Config,
+    ) -> Result<Batch, BatchError> {
+        let positions = parse_sfens(sfens)?;
+        let starts = if reset_to_given {
+            positions.clone()
+        } else {
+            vec![Position::startpos()]
+        };
+        Batch::from_positions(positions, starts, config)
+    }
+
+    /// `n` games, each `plies` uniformly random legal moves from the start position (fewer if a
+    /// game ends first), drawn from `seed`; resets go to the start position.
+    pub fn random_play(
+        n: usize,
+        plies: u32,
+        seed: u64,
+        config: Config,
+    ) -> Result<Batch, BatchError> {
+        let positions: Vec<Position> = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = SplitMix64::derive(seed, i as u64);
+                let mut env = Env::new(Position::startpos());
+                for _ in 0..plies {
+                    if env.legal.is_empty() || env.judge(&config).terminated {
+                        break;
+                    }
+                    let (_, m) = env.legal[rng.below(env.legal.len())];
+                    env.play(
+                        m,
+                        &Config {
+                            max_plies: u32::MAX,
+                            ..config
+                        },
+                    );
+                }
+                env.pos
+            })
+            .collect();
+        Batch::from_positions(positions, vec![Position::startpos()], config)
+    }
+
+    /// The number of games.
+    pub fn len(&self) -> usize {
+        self.envs.len()
+    }
+
+    /// Whether the batch holds no game (never: constructors refuse that).
+    pub fn is_empty(&self) -> bool {
+        self.envs.is_empty()
+    }
+
+    /// The settings.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// The current position of game `i`, with the moves of its episode.
+    pub fn position(&self, i: usize) -> Option<&Position> {
+        self.envs.get(i).map(|e| &e.pos)
+    }
+
+    /// The positions resets go to.
+    pub fn start_positions(&self) -> &[Position] {
+        &self.starts
+    }
+
+    /// Replaces the positions resets go to (game `i` resets to `starts[i % len]`).
+    pub fn set_start_positions(&mut self, starts: Vec<Position>) -> Result<(), BatchError> {
+        if starts.is_empty() {
+            return Err(BatchError::Empty);
+        }
+        self.starts = starts;
+        Ok(())
+    }
+
+    /// The current positions as SFEN.
+    pub fn sfens(&self) -> Vec<String> {
+        self.envs.par_iter().map(|e| e.pos.to_sfen()).collect()
+    }
+
+    /// Whether each game has ended and waits for a reset.
+    pub fn done(&self) -> Vec<bool> {
+        self.envs.iter().map(|e| e.done).collect()
+    }
+
+    /// Moves played in each game's current episode.
+    pub fn plies(&self) -> Vec<u32> {
+        self.envs.iter().map(|e| e.plies).collect()
+    }
+
+    /// For [`AutoReset::SameStep`]: the final positions of the games the last step ended (and
+    /// reset), `None` for the others.
+    pub fn final_positions(&self) -> &[Option<Position>] {
+        &self.finals
+    }
+
+    /// Sends every game back to its start position.
+    pub fn reset(&mut self) {
+        let starts = &self.starts;
+        self.envs
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, e)| e.reset(&starts[i % starts.len()]));
+        self.finals.iter_mut().for_each(|f| *f = None);
+    }
+
+    /// The side to move of each game, 0 for Black and 1 for White, into `out` (`[B]`).
+    pub fn current_players(&self, out: &mut [u8]) -> Result<(), BatchError> {
+        check_len("current_players output", out.len(), self.len())?;
+        for (o, e) in out.iter_mut().zip(&self.envs) {
+            *o = e.pos.side_to_move().index() as u8;
+        }
+        Ok(())
+    }
+
+    /// The dlshogi action mask `[B, 2187]` into `out`: `true` for the label of each legal move.
+    /// A game that has ended and waits for its reset gets an all-true mask (any action is
+    /// accepted and ignored), as in pgx, so that normalising a policy over it never divides by 0.
+    pub fn legal_action_mask(&self, out: &mut [bool]) -> Result<(), BatchError> {
+        check_len("mask output", out.len(), self.len() * NUM_LABELS)?;
+        out.par_chunks_mut(NUM_LABELS)
+            .zip(self.envs.par_iter())
+            .with_min_len(CHUNK)
+            .for_each(|(row, e)| {
+                row.fill(e.done);
+                for &(l, _) in &e.legal {
+                    row[l as usize] = true;
+                }
+            });
+        Ok(())
+    }
+
+    /// The number of legal moves of each game's current position.
+    pub fn legal_move_counts(&self) -> Vec<u32> {
+        self.envs.iter().map(|e| e.legal.len() as u32).collect()
+    }
+
+    /// The dense legal-move tensor `[B, 21, 81, 81, 2]` into `out` (see [`crate::tensor`]): the
+    /// legal moves of each current position, whether its game has ended or not.
+    pub fn legal_moves_mat(&self, out: &mut [bool]) -> Result<(), BatchError> {
+        check_len("tensor output", out.len(), self.len() * TENSOR_LEN)?;
+        out.par_chunks_mut(TENSOR_LEN)
+            .zip(self.envs.par_iter())
+            .for_each(|(t, e)| {
+                t.fill(false);
+                for &(_, m) in &e.legal {
+                    t[tensor_index(&e.pos, m).flat()] = true;
+                }
+            });
+        Ok(())
+    }
+
+    /// The legal-move tensor as sparse lists: `(offsets, indices)`, where the flat tensor indices
+    /// of game `i`'s legal moves are `indices[offsets[i]..offsets[i + 1]]`, ascending.
+    pub fn legal_moves_sparse(&self) -> (Vec<u64>, Vec<u32>) {
+        let lists: Vec<Vec<u32>> = self
+            .envs
+            .par_iter()
+            .with_min_len(CHUNK)
+            .map(|e| {
+                let mut v: Vec<u32> = e
+                    .legal
+                    .iter()
+                    .map(|&(_, m)| tensor_index(&e.pos, m).flat() as u32)
+                    .collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        let mut offsets = Vec::with_capacity(lists.len() + 1);
+        offsets.push(0u64);
+        let mut indices = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        for l in lists {
+            indices.extend_from_slice(&l);
+            offsets.push(indices.len() as u64);
+        }
+        (offsets, indices)
+    }
+
+    /// A uniformly random legal action label for each game into `out` (`[B]`), drawn from `seed`
+    /// and the game's index only, so the draw is the same on any number of threads. Games waiting
+    /// for a reset get 0.
+    pub fn random_actions(&self, seed: u64, out: &mut [u32]) {
+        out.par_iter_mut()
+            .zip(self.envs.par_iter())
+            .enumerate()
+            .with_min_len(CHUNK)
+            .for_each(|(i, (o, e))| {
+                *o = if e.done || e.legal.is_empty() {
+                    0
+                } else {
+                    let mut rng = SplitMix64::derive(seed, i as u64);
+                    e.legal[rng.below(e.legal.len())].0 as u32
+                };
+            });
+    }
+
+    /// Plays one action in every game and writes the rewards `[B, 2]` (Black, White; +1 win,
+    /// −1 loss, 0 otherwise, zero-sum), `terminated` and `truncated` (`[B]`) of the step.
+    ///
+    /// Every action is checked before any is played: an action out of range or not legal in its
+    /// game returns an error and changes nothing. The action of a game waiting for its reset is
+    /// ignored (any number in range is accepted); under [`AutoReset::NextStep`] that game is reset.
+    pub fn step(
+        &mut self,
+        actions: &[u32],
+        kind: ActionKind,
+        rewards: &mut [f32],
+        terminated: &mut [bool],
+        truncated: &mut [bool],
+    ) -> Result<(), BatchError> {
+        let n = self.len();
+        check_len("actions", actions.len(), n)?;
+        check_len("rewards output", rewards.len(), 2 * n)?;
+        check_len("terminated output", terminated.len(), n)?;
+        check_len("truncated output", truncated.len(), n)?;
+        let moves: Vec<Option<Move>> = self
+            .envs
+            .par_iter()
+            .zip(actions.par_iter())
+            .enumerate()
+            .with_min_len(CHUNK)
+            .map(|(i, (e, &a))| {
+                if e.done {
+                    if a as usize >= kind.count() {
+                        return Err(BatchError::OutOfRange {
+                            env: i,
+                            action: a as u64,
+                            limit: kind.count(),
+                        });
+                    }
+                    Ok(None)
+                } else {
+                    e.find(i, a as u64, kind).map(Some)
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        let config = self.config;
+        let starts = &self.starts;
+        self.envs
+            .par_iter_mut()
+            .zip(moves.par_iter())
+            .zip(self.finals.par_iter_mut())
+            .zip(rewards.par_chunks_mut(2))
+            .zip(terminated.par_iter_mut().zip(truncated.par_iter_mut()))
+            .enumerate()
+            .with_min_len(CHUNK)
+            .for_each(|(i, ((((e, m), fin), rew), (term, trunc)))| {
+                *fin = None;
+                let r = match m {
+                    Some(m) => e.play(*m, &config),
+                    None => {
+                        if config.autoreset == AutoReset::NextStep {
+                            e.reset(&starts[i % starts.len()]);
+                        }
+                        StepResult::default()
+                    }
+                };
+                if e.done && config.autoreset == AutoReset::SameStep {
+                    *fin = Some(e.pos.clone());
+                    e.reset(&starts[i % starts.len()]);
+                }
+                rew.copy_from_slice(&r.rewards);
+                *term = r.terminated;
+                *trunc = r.truncated;
+            });
+        Ok(())
+    }
+
+    /// The dlshogi input features `[B, 119, 9, 9]` of the current positions into `out`, 0 or 1
+    /// (see [`crate::features`]).
+    pub fn features(&self, out: &mut [u8]) -> Result<(), BatchError> {
+        check_len("features output", out.len(), self.len() * FEATURES_LEN)?;
+        out.par_chunks_mut(FEATURES_LEN)
+            .zip(self.envs.par_iter())
+            .with_min_len(CHUNK / 4)
+            .for_each(|(o, e)| {
+                o.fill(0);
+                write_features(&e.pos, o);
+            });
+        Ok(())
+    }
+}
+
+/// Parses SFEN strings in parallel, naming the first bad one by its index.
+pub fn parse_sfens<S: AsRef<str> + Sync>(sfens: &[S]) -> Result<Vec<Position>, BatchError> {
+    sfens
+        .par_iter()
+        .enumerate()
+        .map(|(index, s)| {
+            Position::from_sfen(s.as_ref()).map_err(|source| BatchError::Position { index, source })
+        })
+        .collect()
+}
+
+fn check_len(what: &'static str, got: usize, expected: usize) -> Result<(), BatchError> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(BatchError::Length {
+            what,
+            got,
+            expected,
+        })
+    }
+}
