@@ -35,6 +35,126 @@ pub enum UsiPositionError {
     },
 }
 
+/// A USI position string taken apart: the start position, and the words after `moves`, not yet
+/// played. The one reading of `position` strings that [`parse_position`] and the record readers
+/// (koma-record's USI records, which may end in a game-end token) share.
+#[derive(Clone, Debug)]
+pub struct PositionCommand<'a> {
+    /// The position before the moves.
+    pub start: Position,
+    /// Where the position starts (column from 1, in characters): `startpos`, `sfen` or the SFEN.
+    pub start_column: usize,
+    /// The words after `moves`, with their columns.
+    pub moves: Words<'a>,
+}
+
+/// A USI position string that could not be taken apart, and where (column from 1, in
+/// characters).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("column {column}: {error}")]
+pub struct PositionCommandError {
+    /// Where the problem is.
+    pub column: usize,
+    /// What it is.
+    pub error: UsiPositionError,
+}
+
+/// The whitespace-separated words of a text with their columns (from 1, in characters), found
+/// in one pass.
+#[derive(Clone, Debug)]
+pub struct Words<'a> {
+    rest: &'a str,
+    column: usize,
+}
+
+impl<'a> Words<'a> {
+    /// The words of `text`.
+    pub fn new(text: &'a str) -> Words<'a> {
+        Words {
+            rest: text,
+            column: 1,
+        }
+    }
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        let skipped = self.rest.len() - self.rest.trim_start().len();
+        self.column += self.rest[..skipped].chars().count();
+        self.rest = &self.rest[skipped..];
+        if self.rest.is_empty() {
+            return None;
+        }
+        let len = self
+            .rest
+            .find(char::is_whitespace)
+            .unwrap_or(self.rest.len());
+        let (word, rest) = self.rest.split_at(len);
+        let at = self.column;
+        self.column += word.chars().count();
+        self.rest = rest;
+        Some((at, word))
+    }
+}
+
+/// Takes a USI position description apart, with or without the leading `position` word:
+/// `startpos`, `sfen <4 fields>` or a bare SFEN, then optionally `moves` and the move words.
+///
+/// ```
+/// use koma_core::usi::split_position;
+/// let cmd = split_position("position startpos moves 7g7f 3c3d").unwrap();
+/// assert_eq!(cmd.start_column, 10);
+/// assert_eq!(cmd.moves.collect::<Vec<_>>(), [(25, "7g7f"), (30, "3c3d")]);
+/// let e = split_position("startpos 7g7f").unwrap_err();
+/// assert_eq!(e.column, 10);
+/// assert_eq!(e.error.to_string(), "expected `moves` after the position, found `7g7f`");
+/// ```
+pub fn split_position(text: &str) -> Result<PositionCommand<'_>, PositionCommandError> {
+    let mut words = Words::new(text);
+    let fail = |column, error| PositionCommandError { column, error };
+    let mut first = words.next();
+    if first.map(|w| w.1) == Some("position") {
+        first = words.next();
+    }
+    let (start_column, start) = match first {
+        Some((column, "startpos")) => (column, Position::startpos()),
+        Some((column, w)) if w == "sfen" || w.contains('/') => {
+            let mut fields: Vec<&str> = Vec::with_capacity(4);
+            if w != "sfen" {
+                fields.push(w);
+            }
+            let mut probe = words.clone();
+            while let Some((_, f)) = probe.next() {
+                if f == "moves" {
+                    break;
+                }
+                fields.push(f);
+                words = probe.clone();
+            }
+            let pos = Position::from_sfen(&fields.join(" "))
+                .map_err(|e| fail(column, UsiPositionError::Sfen(e)))?;
+            (column, pos)
+        }
+        other => {
+            let (column, w) = other.unwrap_or((text.chars().count() + 1, ""));
+            return Err(fail(column, UsiPositionError::BadStart(w.to_owned())));
+        }
+    };
+    match words.next() {
+        None | Some((_, "moves")) => {}
+        Some((column, w)) => {
+            return Err(fail(column, UsiPositionError::ExpectedMoves(w.to_owned())));
+        }
+    }
+    Ok(PositionCommand {
+        start,
+        start_column,
+        moves: words,
+    })
+}
+
 /// Applies a USI position description, with or without the leading `position` word:
 /// `startpos`, `sfen <4 fields>`, either followed by `moves m1 m2 ...`. A bare SFEN
 /// (without the `sfen` word) is accepted too.
@@ -47,40 +167,9 @@ pub enum UsiPositionError {
 /// assert!(err.to_string().starts_with("move 2 `7g7f` is illegal"));
 /// ```
 pub fn parse_position(text: &str) -> Result<Position, UsiPositionError> {
-    let mut words = text.split_whitespace().peekable();
-    if words.peek() == Some(&"position") {
-        words.next();
-    }
-    let mut pos = match words.peek().copied() {
-        Some("startpos") => {
-            words.next();
-            Position::startpos()
-        }
-        Some("sfen") => {
-            words.next();
-            let sfen: Vec<&str> = words.by_ref().take_while(|w| *w != "moves").collect();
-            return finish(Position::from_sfen(&sfen.join(" "))?, words);
-        }
-        Some(w) if w.contains('/') => {
-            let sfen: Vec<&str> = words.by_ref().take_while(|w| *w != "moves").collect();
-            return finish(Position::from_sfen(&sfen.join(" "))?, words);
-        }
-        other => return Err(UsiPositionError::BadStart(other.unwrap_or("").to_owned())),
-    };
-    match words.next() {
-        None => return Ok(pos),
-        Some("moves") => {}
-        Some(w) => return Err(UsiPositionError::ExpectedMoves(w.to_owned())),
-    }
-    apply_moves(&mut pos, words)?;
-    Ok(pos)
-}
-
-fn finish<'a>(
-    mut pos: Position,
-    moves: impl Iterator<Item = &'a str>,
-) -> Result<Position, UsiPositionError> {
-    apply_moves(&mut pos, moves)?;
+    let cmd = split_position(text).map_err(|e| e.error)?;
+    let mut pos = cmd.start;
+    apply_moves(&mut pos, cmd.moves.map(|(_, w)| w))?;
     Ok(pos)
 }
 

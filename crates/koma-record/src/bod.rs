@@ -204,15 +204,17 @@ pub(crate) fn to_position(setup: &Setup, line: usize) -> Result<Position, ReadEr
         let expected = format!("a move number up to {MAX_PLY}");
         return Err(ReadError::syntax(line, 1, &setup.ply.to_string(), expected));
     }
-    Position::from_setup(setup).map_err(|e| ReadError {
-        line,
-        column: 1,
-        text: setup.to_sfen(),
-        kind: ErrorKind::IllegalPosition {
-            reason: e.to_string(),
-        },
-        partial: None,
-    })
+    Position::from_setup(setup)
+        .map_err(|e| ReadError::new(line, 1, &setup.to_sfen(), ErrorKind::IllegalPosition(e)))
+}
+
+/// Checks that a position read from a record starts at a move number records can count from.
+pub(crate) fn check_ply(pos: &Position, line: usize) -> Result<(), ReadError> {
+    if pos.ply() > MAX_PLY {
+        let expected = format!("a move number up to {MAX_PLY}");
+        return Err(ReadError::syntax(line, 1, &pos.ply().to_string(), expected));
+    }
+    Ok(())
 }
 
 /// Reads a BOD diagram line by line, as part of a KIF or KI2 file or on its own.

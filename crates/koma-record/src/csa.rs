@@ -10,7 +10,8 @@
 use koma_core::{Color, Hand, Move, Piece, PieceKind, Position, STARTPOS_SFEN, Setup, Square};
 
 use crate::bod::to_position;
-use crate::record::Builder;
+use crate::builder::Builder;
+use crate::error::excerpt;
 use crate::{EndKind, ErrorKind, GameEnd, MoveTime, Read, ReadError, Record, Warning};
 
 /// CSA's two-letter piece names, in [`PieceKind`] order.
@@ -53,79 +54,81 @@ fn sign(color: Color) -> char {
     }
 }
 
-/// Reads a CSA record.
+/// Reads a CSA record (the first game of a multi-game file; [`crate::input::Records`] reads
+/// them all).
 ///
 /// ```
-/// let read = koma_record::csa::read("PI\n+\n+7776FU,T5\n-3334FU\n%TORYO\n").unwrap();
-/// assert_eq!(read.record.main.moves[0].time.unwrap().used_ms, 5000);
-/// assert_eq!(read.record.main.end.as_ref().unwrap().kind, koma_record::EndKind::Resign);
+/// let read = koma_record::csa::read("PI\n+\n+7776FU,T5\n-3334FU\n%TORYO,'* -5000 resign\n").unwrap();
+/// let main = read.record.main();
+/// assert_eq!(main.moves()[0].time().unwrap().used_ms, 5000);
+/// assert_eq!(main.end().unwrap().kind, koma_record::EndKind::Resign);
+/// assert_eq!(main.end().unwrap().comments, [" -5000 resign"]);
 /// ```
 pub fn read(text: &str) -> Result<Read, ReadError> {
     let mut warnings = Vec::new();
-    let mut headers = Vec::new();
-    let mut comments = Vec::new();
-    let mut board = PositionText::default();
     let mut lines = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
-    // Header and position, up to the side-to-move line.
+    let record = read_head(&mut lines, &mut warnings)?;
+    let mut b = Builder::new(record);
+    for (no, line) in lines {
+        if line.trim() == "/" {
+            warnings.push(Warning::new(
+                no,
+                "only the first game of a multi-game file is read",
+            ));
+            break;
+        }
+        read_move_line(&mut b, no, line).map_err(|e| e.with_partial(b.record().clone()))?;
+    }
+    Ok(Read {
+        record: b.finish(),
+        warnings,
+    })
+}
+
+/// A comment (`'…`, `'*…`) starting at statement column `col` of `line`: its text, which runs
+/// to the end of the line, commas included.
+fn comment(line: &str, col: usize, stmt: &str) -> Option<String> {
+    stmt.strip_prefix('\'')?;
+    let at = line
+        .char_indices()
+        .nth(col - 1)
+        .map_or(line.len(), |(i, _)| i);
+    let c = line[at..].strip_prefix('\'')?;
+    Some(c.strip_prefix('*').unwrap_or(c).to_owned())
+}
+
+/// Reads the headers, the comments and the initial position, up to the side-to-move line.
+fn read_head<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Record, ReadError> {
+    let mut headers = Vec::new();
+    let mut comments = Vec::new();
+    let mut board = PositionText::default();
     let mut side = None;
     let mut last_line = 0;
     for (no, line) in lines.by_ref() {
         last_line = no;
-        if let Some(c) = line.strip_prefix('\'') {
-            comments.push(c.strip_prefix('*').unwrap_or(c).to_owned());
-            continue;
-        }
         for (col, stmt) in statements(line) {
+            if let Some(c) = comment(line, col, stmt) {
+                comments.push(c);
+                break;
+            }
             match stmt.chars().next() {
-                None => {}
-                Some('V') => {}
-                Some('N') => {
-                    let color = stmt[1..].chars().next().and_then(color_of);
-                    let Some(color) = color else {
-                        return Err(ReadError::syntax(no, col, stmt, "`N+name` or `N-name`"));
-                    };
-                    let key = if color == Color::Black {
-                        "先手"
-                    } else {
-                        "後手"
-                    };
-                    headers.push((key.to_owned(), stmt[2..].to_owned()));
-                }
-                Some('$') => {
-                    let (key, value) = stmt[1..].split_once(':').unwrap_or(("", ""));
-                    if !is_header_key(key) {
-                        return Err(ReadError::syntax(
-                            no,
-                            col,
-                            stmt,
-                            "a header like `$EVENT:name` (key of A-Z, 0-9 and _)",
-                        ));
-                    }
-                    let known = HEADER_KEYS
-                        .iter()
-                        .find(|(k, _)| *k == key)
-                        .map(|(_, kif)| *kif);
-                    if known.is_none() && !OTHER_KNOWN.contains(&key) {
-                        warnings.push(Warning {
-                            line: no,
-                            message: format!("unknown header `${key}` kept as is"),
-                        });
-                    }
-                    headers.push((known.unwrap_or(key).to_owned(), value.to_owned()));
-                }
+                None | Some('V') => {}
+                Some('N') => headers.push(read_name(no, col, stmt)?),
+                Some('$') => headers.push(read_header(no, col, stmt, warnings)?),
                 Some('P') => board.statement(no, col, stmt)?,
-                Some('+' | '-') if stmt.len() == 1 => {
-                    side = color_of(stmt.chars().next().unwrap_or('+'))
-                }
+                Some('+' | '-') if stmt.len() == 1 => side = color_of(stmt.as_bytes()[0] as char),
                 _ => {
                     return Err(ReadError::syntax(
                         no,
                         col,
                         stmt,
-                        "a header (V, N, $), a position line (P) or the side to move (+ or -)",
+                        "a header (V, N, $), a position line (P), the side to move (+ or -) or a comment (')",
                     ));
                 }
             }
@@ -150,106 +153,125 @@ pub fn read(text: &str) -> Result<Read, ReadError> {
     }
     record.headers = headers;
     record.comments = comments;
-    let mut builder = Builder::new(record);
-    for (no, line) in lines {
-        if let Some(c) = line.strip_prefix('\'') {
-            builder.comment(c.strip_prefix('*').unwrap_or(c).to_owned());
-            continue;
+    Ok(record)
+}
+
+/// `N+name` or `N-name`: the player's name under 先手 or 後手.
+fn read_name(no: usize, col: usize, stmt: &str) -> Result<(String, String), ReadError> {
+    let color = stmt[1..].chars().next().and_then(color_of);
+    let Some(color) = color else {
+        return Err(ReadError::syntax(no, col, stmt, "`N+name` or `N-name`"));
+    };
+    let key = match color {
+        Color::Black => "先手",
+        Color::White => "後手",
+    };
+    Ok((key.to_owned(), stmt[2..].to_owned()))
+}
+
+/// `$KEY:value`, under its KIF name when it has one.
+fn read_header(
+    no: usize,
+    col: usize,
+    stmt: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<(String, String), ReadError> {
+    let (key, value) = stmt[1..].split_once(':').unwrap_or(("", ""));
+    if !is_header_key(key) {
+        return Err(ReadError::syntax(
+            no,
+            col,
+            stmt,
+            "a header like `$EVENT:name` (key of A-Z, 0-9 and _)",
+        ));
+    }
+    let known = HEADER_KEYS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, kif)| *kif);
+    if known.is_none() && !OTHER_KNOWN.contains(&key) {
+        warnings.push(Warning::new(
+            no,
+            format!("unknown header `${}` kept as is", excerpt(key)),
+        ));
+    }
+    Ok((known.unwrap_or(key).to_owned(), value.to_owned()))
+}
+
+/// Reads a line after the side to move: moves, times, special moves and comments, several to a
+/// line when separated by commas (a comment runs to the end of the line).
+fn read_move_line(b: &mut Builder, no: usize, line: &str) -> Result<(), ReadError> {
+    for (col, stmt) in statements(line) {
+        if let Some(c) = comment(line, col, stmt) {
+            b.comment(c);
+            return Ok(());
         }
-        if line.trim() == "/" {
-            warnings.push(Warning {
-                line: no,
-                message: "only the first game of a multi-game file is read".to_owned(),
-            });
-            break;
-        }
-        for (col, stmt) in statements(line) {
-            let fail = |e: ReadError, b: &Builder| e.with_partial(b.record().clone());
-            match stmt.chars().next() {
-                None => {}
-                Some('+' | '-') => {
-                    if builder.ended() {
-                        return Err(fail(
-                            ReadError::syntax(
-                                no,
-                                col,
-                                stmt,
-                                "nothing after the special move that ended the game",
-                            ),
-                            &builder,
-                        ));
-                    }
-                    let m = parse_move(builder.pos(), stmt)
-                        .map_err(|e| ReadError::syntax(no, col, stmt, e))?;
-                    match m {
-                        Some(m) => builder.push(m, None),
-                        None => {
-                            let kind = ErrorKind::IllegalMove {
-                                ply: builder.pos().ply(),
-                                sfen: builder.pos().to_sfen(),
-                            };
-                            let e = ReadError {
-                                line: no,
-                                column: col,
-                                text: stmt.to_owned(),
-                                kind,
-                                partial: None,
-                            };
-                            return Err(fail(e, &builder));
-                        }
-                    }
-                }
-                Some('T') => {
-                    let ms = parse_seconds(&stmt[1..]).ok_or_else(|| {
-                        fail(
-                            ReadError::syntax(no, col, stmt, "a time like `T12` or `T1.5`"),
-                            &builder,
-                        )
-                    })?;
-                    builder.set_time(MoveTime {
-                        used_ms: ms,
-                        total_ms: None,
-                    });
-                }
-                Some('%') => {
-                    let Some(kind) = EndKind::from_csa(stmt) else {
-                        return Err(fail(
-                            ReadError::syntax(
-                                no,
-                                col,
-                                stmt,
-                                "a special move like %TORYO, %CHUDAN, %SENNICHITE, %TSUMI",
-                            ),
-                            &builder,
-                        ));
-                    };
-                    builder.end(GameEnd::new(kind));
-                }
-                _ => {
-                    return Err(fail(
-                        ReadError::syntax(
-                            no,
-                            col,
-                            stmt,
-                            "a move like `+7776FU`, a time `T5`, a special move `%TORYO` or a comment",
-                        ),
-                        &builder,
+        match stmt.chars().next() {
+            None => {}
+            Some('+' | '-') => read_move(b, no, col, stmt)?,
+            Some('T') => {
+                let ms = parse_seconds(&stmt[1..]).ok_or_else(|| {
+                    ReadError::syntax(no, col, stmt, "a time like `T12` or `T1.5`")
+                })?;
+                b.set_time(MoveTime {
+                    used_ms: ms,
+                    total_ms: None,
+                });
+            }
+            Some('%') => {
+                let Some(kind) = EndKind::from_csa(stmt) else {
+                    return Err(ReadError::syntax(
+                        no,
+                        col,
+                        stmt,
+                        "a special move like %TORYO, %CHUDAN, %SENNICHITE, %TSUMI",
                     ));
-                }
+                };
+                b.end(GameEnd::new(kind));
+            }
+            _ => {
+                return Err(ReadError::syntax(
+                    no,
+                    col,
+                    stmt,
+                    "a move like `+7776FU`, a time `T5`, a special move `%TORYO` or a comment `'…`",
+                ));
             }
         }
     }
-    Ok(Read {
-        record: builder.finish(),
-        warnings,
-    })
+    Ok(())
+}
+
+/// Reads and plays one move statement.
+fn read_move(b: &mut Builder, no: usize, col: usize, stmt: &str) -> Result<(), ReadError> {
+    if b.ended() {
+        return Err(ReadError::syntax(
+            no,
+            col,
+            stmt,
+            "nothing after the special move that ended the game",
+        ));
+    }
+    match parse_move(b.pos(), stmt).map_err(|e| ReadError::syntax(no, col, stmt, e))? {
+        Some(m) => {
+            b.push(m, None);
+            Ok(())
+        }
+        None => {
+            let kind = ErrorKind::IllegalMove {
+                ply: b.pos().ply(),
+                sfen: b.pos().to_sfen(),
+            };
+            Err(ReadError::new(no, col, stmt, kind))
+        }
+    }
 }
 
 /// The `,`-separated statements of a line with their columns (from 1).
 fn statements(line: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut col = 1;
     line.split(',').map(move |s| {
-        let at = col;
+        let at = col + s.chars().take_while(|c| c.is_whitespace()).count();
         col += s.chars().count() + 1;
         (at, s.trim())
     })
@@ -671,7 +693,8 @@ T3
         let e = read("PI\n+\n+7776FU\n-3334FX\n").unwrap_err();
         assert_eq!((e.line, e.column, e.text.as_str()), (4, 1, "-3334FX"));
         assert!(e.to_string().contains("expected a piece name"), "{e}");
-        assert_eq!(e.partial, None);
+        // A malformed move keeps the moves before it, as an illegal one does.
+        assert_eq!(e.kept_moves(), 1);
         let e = read("PI\n+\n+7776FU\n-3334FU\n+7776FU\n").unwrap_err();
         assert!(matches!(e.kind, ErrorKind::IllegalMove { ply: 3, .. }));
         assert_eq!(e.line, 5);

@@ -11,7 +11,7 @@ pub enum Format {
     Kif,
     /// KI2 (`.ki2`, `.ki2u`).
     Ki2,
-    /// A USI `position` string (`.usi`).
+    /// A USI `position` string (`.usi`), one record per line.
     Usi,
     /// SFEN, one position per line (`.sfen`). Writing gives the initial position.
     Sfen,
@@ -31,7 +31,7 @@ impl Format {
         Format::Bod,
     ];
 
-    /// The format's name as the command line takes it: `csa`, `kif`, `ki2`, `usi`, `sfen`, `bod`.
+    /// The format's name: `csa`, `kif`, `ki2`, `usi`, `sfen`, `bod`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Csa => "csa",
@@ -58,51 +58,67 @@ impl Format {
         Format::from_name(ext)
     }
 
-    /// Guesses the format of a text by its first meaningful line.
+    /// Whether two formats are read by the same reader (KIF and BOD, USI and SFEN), so that
+    /// naming one for the other loses nothing in reading.
+    pub fn reads_like(self, other: Format) -> bool {
+        let family = |f| match f {
+            Format::Bod => Format::Kif,
+            Format::Sfen => Format::Usi,
+            f => f,
+        };
+        family(self) == family(other)
+    }
+
+    /// The format a text's content shows, if it shows one: the first line that only one format
+    /// writes decides (a CSA move or header, a KIF move line, a KI2 move, a USI position, an
+    /// SFEN); board diagrams and `key：value` headers, which several formats share, only decide
+    /// when nothing else does (BOD, then KIF).
     ///
     /// ```
     /// use koma_record::Format;
-    /// assert_eq!(Format::detect("V2.2\nPI\n+\n"), Format::Csa);
-    /// assert_eq!(Format::detect("position startpos moves 7g7f"), Format::Usi);
-    /// assert_eq!(Format::detect("8k/9/9/9/9/9/9/9/8K b - 1\n"), Format::Sfen);
-    /// assert_eq!(Format::detect("先手：A\n▲７六歩\n"), Format::Ki2);
-    /// assert_eq!(Format::detect("先手：A\n   1 ７六歩(77)\n"), Format::Kif);
+    /// assert_eq!(Format::sniff("V2.2\nPI\n+\n"), Some(Format::Csa));
+    /// assert_eq!(Format::sniff("position startpos moves 7g7f"), Some(Format::Usi));
+    /// assert_eq!(Format::sniff("8k/9/9/9/9/9/9/9/8K b - 1\n"), Some(Format::Sfen));
+    /// assert_eq!(Format::sniff("先手：A\n▲７六歩\n"), Some(Format::Ki2));
+    /// assert_eq!(Format::sniff("先手：A\n   1 ７六歩(77)\n"), Some(Format::Kif));
+    /// // A tsume diagram in KIF: the board's border is not a CSA line.
+    /// let tsume = "後手の持駒：残り全部\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n";
+    /// assert_eq!(Format::sniff(tsume), Some(Format::Bod));
+    /// assert_eq!(Format::sniff("\n# only a comment\n"), None);
     /// ```
-    pub fn detect(text: &str) -> Format {
+    pub fn sniff(text: &str) -> Option<Format> {
         let mut saw_bod = false;
-        for line in text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        {
-            let first = line.split_whitespace().next().unwrap_or("");
-            if ["position", "startpos", "sfen"].contains(&first) {
-                return Format::Usi;
-            }
-            if first.matches('/').count() == 8 {
-                return Format::Sfen;
-            }
-            if line.starts_with(['▲', '△', '☗', '☖', '▽']) {
-                return Format::Ki2;
-            }
-            if line.starts_with("手数----") || line.starts_with(|c: char| c.is_ascii_digit()) {
-                return Format::Kif;
-            }
-            if line.starts_with('|') || line.contains("の持駒") {
-                saw_bod = true;
+        let mut saw_header = false;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
                 continue;
             }
-            if line.starts_with(['V', 'N', '$', 'P', '\'', '+', '-', '%']) && line.is_ascii()
-                || line.starts_with(['\'', 'N'])
+            if let Some(f) = decisive(t) {
+                return Some(f);
+            }
+            if t.starts_with('|')
+                || t.starts_with("+--")
+                || t.contains("の持駒")
+                || t.starts_with("手数＝")
+                || matches!(t, "先手番" | "後手番" | "上手番" | "下手番")
             {
-                return Format::Csa;
+                saw_bod = true;
+            } else if t.contains('：') {
+                saw_header = true;
             }
         }
-        if saw_bod { Format::Bod } else { Format::Kif }
+        if saw_bod {
+            Some(Format::Bod)
+        } else if saw_header {
+            Some(Format::Kif)
+        } else {
+            None
+        }
     }
 
-    /// Reads a record in this format. For [`Format::Sfen`], the text must hold one position (use
-    /// [`usi::read_lines`] for many).
+    /// Reads one record in this format. For [`Format::Usi`] and [`Format::Sfen`], the text must
+    /// hold one position (read files of many with [`crate::input`]).
     pub fn read(self, text: &str) -> Result<Read, ReadError> {
         match self {
             Format::Csa => csa::read(text),
@@ -122,5 +138,68 @@ impl Format {
             Format::Sfen => format!("{}\n", record.initial.to_sfen()),
             Format::Bod => bod::write(&record.initial),
         }
+    }
+}
+
+/// The format a line (trimmed, not blank) can only belong to, if any.
+fn decisive(t: &str) -> Option<Format> {
+    let first = t.split_whitespace().next().unwrap_or("");
+    if ["position", "startpos", "sfen"].contains(&first) {
+        return Some(Format::Usi);
+    }
+    if first.matches('/').count() == 8 && first.is_ascii() {
+        return Some(Format::Sfen);
+    }
+    if t.starts_with(['▲', '△', '☗', '☖', '▽', '▼']) {
+        return Some(Format::Ki2);
+    }
+    if t.starts_with("手数----") || t.starts_with("変化：") || is_kif_move_line(t) {
+        return Some(Format::Kif);
+    }
+    if is_csa_line(t) {
+        return Some(Format::Csa);
+    }
+    None
+}
+
+/// `12 ７六歩(77)`, `3 投了`: a move number, then Japanese.
+fn is_kif_move_line(t: &str) -> bool {
+    let rest = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    rest.len() < t.len()
+        && rest.starts_with([' ', '　'])
+        && rest.trim_start().starts_with(|c: char| !c.is_ascii())
+}
+
+/// A line only CSA writes: `V2.2`, `N+name`, `$KEY:value`, `PI`, `P1 * -KE`, `P+00FU`, `+`,
+/// `-`, `+7776FU`, `%TORYO`, `T12`.
+fn is_csa_line(t: &str) -> bool {
+    let b = t.as_bytes();
+    let first_statement = t.split(',').next().unwrap_or("").trim_end();
+    let s = first_statement.as_bytes();
+    match b[0] {
+        b'V' => b.get(1).is_some_and(u8::is_ascii_digit),
+        b'N' => matches!(b.get(1), Some(b'+' | b'-')),
+        b'$' => t[1..].split_once(':').is_some_and(|(k, _)| {
+            !k.is_empty()
+                && k.bytes()
+                    .all(|c| c.is_ascii_uppercase() || c == b'_' || c.is_ascii_digit())
+        }),
+        b'P' => match b.get(1) {
+            Some(b'I') => t.is_ascii(),
+            Some(b'1'..=b'9') => b.get(2).is_some_and(|c| matches!(c, b' ' | b'+' | b'-')),
+            Some(b'+' | b'-') => b.get(2..4) == Some(b"00") || b.len() == 2,
+            _ => false,
+        },
+        b'+' | b'-' => {
+            s.len() == 1
+                || (s.len() == 7
+                    && s[1..5].iter().all(u8::is_ascii_digit)
+                    && s[5..].iter().all(u8::is_ascii_uppercase))
+        }
+        b'%' => b
+            .get(1)
+            .is_some_and(|c| c.is_ascii_uppercase() || *c == b'+' || *c == b'-'),
+        b'T' => b.len() > 1 && b[1..].iter().all(|c| c.is_ascii_digit() || *c == b'.'),
+        _ => false,
     }
 }

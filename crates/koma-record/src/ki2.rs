@@ -4,10 +4,11 @@
 
 use koma_core::Color;
 
+use crate::builder::{Builder, walk_variations};
+use crate::ending::{read_summary, summary};
 use crate::japanese::{self, Notation};
-use crate::kif::{read_shared_line, read_with, summary, width, write_head};
-use crate::record::{Builder, walk_variations};
-use crate::{EndKind, ErrorKind, GameEnd, Line, Read, ReadError, Record, Warning};
+use crate::kif::{read_shared_line, read_with, resolve_move, width, write_head};
+use crate::{ErrorKind, GameEnd, Line, Read, ReadError, Record, Warning};
 
 const MARKS: [char; 6] = ['▲', '△', '☗', '☖', '▽', '▼'];
 
@@ -21,8 +22,8 @@ fn is_move_line(line: &str) -> bool {
 /// ```
 /// let text = "先手：A\n後手：B\n▲７六歩    △３四歩    ▲２二角成  △同　銀\nまで4手で後手の勝ち\n";
 /// let rec = koma_record::ki2::read(text).unwrap().record;
-/// assert_eq!(rec.main.moves[3].mv.to_string(), "3a2b");
-/// assert_eq!(rec.main.end.unwrap().kind, koma_record::EndKind::Resign);
+/// assert_eq!(rec.main().moves()[3].mv().to_string(), "3a2b");
+/// assert_eq!(rec.main().end().unwrap().kind, koma_record::EndKind::Resign);
 /// ```
 pub fn read(text: &str) -> Result<Read, ReadError> {
     read_with(text, is_move_line, read_line)
@@ -48,7 +49,7 @@ fn read_line(
                     no,
                     1,
                     t,
-                    "a result like `まで76手で先手の勝ち`, `まで40手で千日手` or `まで9手で詰み`",
+                    "a result like `まで76手で先手の勝ち`, `まで40手で千日手`, `まで9手詰` or `まで52手で封じ手`",
                 )
             },
         )?;
@@ -85,25 +86,8 @@ fn read_line(
             .map_err(|(c, e)| ReadError::syntax(no, i + c, &rest, e))?;
         let text: String = rest.chars().take(used).collect();
         let ply = b.pos().ply();
-        let m = japanese::resolve(b.pos(), &mt).map_err(|fits| {
-            let kind = match fits.len() {
-                0 => ErrorKind::IllegalMove {
-                    ply,
-                    sfen: b.pos().to_sfen(),
-                },
-                _ => ErrorKind::Ambiguous {
-                    ply,
-                    candidates: japanese::usi_list(&fits),
-                },
-            };
-            ReadError {
-                line: no,
-                column: i + 1,
-                text: text.clone(),
-                kind,
-                partial: None,
-            }
-        })?;
+        let m =
+            resolve_move(b.pos(), &mt).map_err(|kind| ReadError::new(no, i + 1, &text, kind))?;
         let mark_color = match rest.chars().next() {
             Some('▲' | '☗' | '▼') => Color::Black,
             _ => Color::White,
@@ -113,52 +97,10 @@ fn read_line(
                 ply,
                 sfen: b.pos().to_sfen(),
             };
-            return Err(ReadError {
-                line: no,
-                column: i + 1,
-                text,
-                kind,
-                partial: None,
-            });
+            return Err(ReadError::new(no, i + 1, &text, kind));
         }
         b.push(m, None);
         i += used;
-    }
-}
-
-/// Reads the rest of a `まで…` line: `76手で先手の勝ち` and so on.
-fn read_summary(rest: &str, side_to_move: Color, mated: bool) -> Option<EndKind> {
-    let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    let words = rest[digits..].strip_prefix("手で")?.trim();
-    if let Some(who) = words.strip_suffix("の反則勝ち") {
-        let winner = side_name_color(who.rsplit('の').next().unwrap_or(who))?;
-        return Some(if winner == side_to_move {
-            EndKind::IllegalWin
-        } else {
-            EndKind::IllegalMove
-        });
-    }
-    if words.contains("時間切れ") {
-        return Some(EndKind::TimeUp);
-    }
-    if words.contains("入玉") {
-        return Some(EndKind::DeclareWin);
-    }
-    if words.ends_with("の勝ち") {
-        return Some(if mated {
-            EndKind::Mate
-        } else {
-            EndKind::Resign
-        });
-    }
-    EndKind::from_kif(words)
-}
-
-fn side_name_color(name: &str) -> Option<Color> {
-    match name {
-        "先手" | "下手" => Some(Color::Black),
-        "後手" | "上手" => Some(Color::White),
-        _ => None,
     }
 }
 
@@ -220,6 +162,7 @@ fn write_line(out: &mut String, line: &Line, pos: &mut koma_core::Position, firs
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::EndKind;
 
     #[test]
     fn round_trip_with_variations_and_comments() {
@@ -243,6 +186,8 @@ mod tests {
             let expected = match kind {
                 EndKind::IllegalAction(Color::Black) => EndKind::IllegalMove,
                 EndKind::IllegalAction(Color::White) => EndKind::IllegalWin,
+                // KIF and KI2 have no word for these: the nearest is 中断.
+                EndKind::SuperiorPosition | EndKind::InferiorPosition => EndKind::Interrupt,
                 k => k,
             };
             assert_eq!(back.main.end.unwrap().kind, expected, "{kind:?}");

@@ -12,8 +12,10 @@ use std::iter::Peekable;
 use koma_core::{Color, Position};
 
 use crate::bod::{self, BodReader, split_key, to_position};
+use crate::builder::{Builder, walk_variations};
+use crate::ending::{read_summary, summary};
+use crate::error::excerpt;
 use crate::japanese::{self, Notation};
-use crate::record::{Builder, walk_variations};
 use crate::{
     EndKind, ErrorKind, GameEnd, Line, MoveTime, Read, ReadError, Record, Warning, handicap,
 };
@@ -93,10 +95,10 @@ where
             continue;
         }
         if t.starts_with('&') {
-            warnings.push(Warning {
-                line: no,
-                message: format!("bookmark `{t}` skipped"),
-            });
+            warnings.push(Warning::new(
+                no,
+                format!("bookmark `{}` skipped", excerpt(t)),
+            ));
             continue;
         }
         if bod.accept(no, line)? {
@@ -105,10 +107,10 @@ where
         match split_key(t) {
             Some((key, value)) if !key.is_empty() => {
                 if !KNOWN_KEYS.contains(&key) {
-                    warnings.push(Warning {
-                        line: no,
-                        message: format!("unknown header `{key}` kept as is"),
-                    });
+                    warnings.push(Warning::new(
+                        no,
+                        format!("unknown header `{}` kept as is", excerpt(key)),
+                    ));
                 }
                 headers.push((key.to_owned(), value.to_owned(), no));
             }
@@ -122,29 +124,82 @@ where
             }
         }
     }
-    let initial = match bod.finish(last)? {
-        Some(setup) => to_position(&setup, last)?,
-        None => match headers.iter().position(|(k, _, _)| k == "手合割") {
-            Some(i) => {
-                let (_, name, no) = &headers[i];
-                let Some(pos) = handicap::position(name) else {
-                    let col = "手合割：".chars().count() + 1;
-                    return Err(ReadError::syntax(
-                        *no,
-                        col,
-                        name,
-                        "a known 手合割 (平手, 香落ち, 角落ち, 飛車落ち, 二枚落ち, ...) or a BOD diagram",
-                    ));
-                };
-                pos
-            }
-            None => Position::startpos(),
-        },
+    let diagram = match bod.finish(last)? {
+        Some(setup) => Some(to_position(&setup, last)?),
+        None => None,
     };
+    let initial = initial_position(&mut headers, diagram, &mut warnings)?;
     let mut record = Record::new(initial);
     record.headers = headers.into_iter().map(|(k, v, _)| (k, v)).collect();
     record.comments = comments;
     Ok(Head { record, warnings })
+}
+
+/// The initial position from the diagram, else from the 手合割 header (平手 without either).
+/// Of several 手合割 headers one is kept: if they disagree, the one the diagram shows (else the
+/// first), with a warning.
+fn initial_position(
+    headers: &mut Vec<(String, String, usize)>,
+    diagram: Option<Position>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Position, ReadError> {
+    let named: Vec<(String, usize)> = headers
+        .iter()
+        .filter(|(k, _, _)| k == "手合割")
+        .map(|(_, v, no)| (v.clone(), *no))
+        .collect();
+    let chosen = match named.as_slice() {
+        [] => None,
+        [first, rest @ ..] => {
+            let shown = diagram.as_ref().and_then(|d| {
+                named
+                    .iter()
+                    .find(|(name, _)| handicap::position(name).as_ref() == Some(d))
+            });
+            let chosen = shown.unwrap_or(first).clone();
+            if rest.iter().any(|(name, _)| *name != first.0) {
+                let all: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+                let why = if shown.is_some() {
+                    "the one the board diagram shows"
+                } else {
+                    "the first"
+                };
+                warnings.push(Warning::new(
+                    rest[0].1,
+                    format!(
+                        "手合割 given {} times ({}); kept {}, {why}",
+                        named.len(),
+                        excerpt(&all.join(", ")),
+                        excerpt(&chosen.0)
+                    ),
+                ));
+            }
+            Some(chosen)
+        }
+    };
+    if let Some((name, no)) = &chosen {
+        let mut kept = false;
+        headers.retain(|(k, v, n)| {
+            let keep = k != "手合割" || (!kept && v == name && n == no);
+            kept |= k == "手合割" && keep;
+            keep
+        });
+    }
+    if let Some(pos) = diagram {
+        return Ok(pos);
+    }
+    let Some((name, no)) = chosen else {
+        return Ok(Position::startpos());
+    };
+    handicap::position(&name).ok_or_else(|| {
+        let col = "手合割：".chars().count() + 1;
+        ReadError::syntax(
+            no,
+            col,
+            &name,
+            "a known 手合割 (平手, 香落ち, 角落ち, 飛車落ち, 二枚落ち, ...) or a BOD diagram",
+        )
+    })
 }
 
 /// Writes the headers as they are, then a BOD diagram of the initial position unless the first
@@ -183,8 +238,8 @@ fn is_move_line(line: &str) -> bool {
 /// ```
 /// let text = "手合割：平手\n先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:03/00:00:03)\n   2 投了\n";
 /// let read = koma_record::kif::read(text).unwrap();
-/// assert_eq!(read.record.main.moves[0].mv.to_string(), "7g7f");
-/// assert_eq!(read.record.main.end.unwrap().kind, koma_record::EndKind::Resign);
+/// assert_eq!(read.record.main().moves()[0].mv().to_string(), "7g7f");
+/// assert_eq!(read.record.main().end().unwrap().kind, koma_record::EndKind::Resign);
 /// ```
 pub fn read(text: &str) -> Result<Read, ReadError> {
     read_with(text, is_move_line, read_move_line)
@@ -249,10 +304,10 @@ pub(crate) fn read_shared_line(
         return Some(Ok(()));
     }
     if t.starts_with('&') {
-        warnings.push(Warning {
-            line: no,
-            message: format!("bookmark `{t}` skipped"),
-        });
+        warnings.push(Warning::new(
+            no,
+            format!("bookmark `{}` skipped", excerpt(t)),
+        ));
         return Some(Ok(()));
     }
     read_variation(b, no, t)
@@ -265,45 +320,30 @@ fn read_move_line(
     warnings: &mut Vec<Warning>,
 ) -> Result<(), ReadError> {
     let t = line.trim();
-    if t.is_empty() || t.starts_with('#') || t.starts_with("まで") || t.starts_with("手数----")
-    {
+    if t.is_empty() || t.starts_with('#') || t.starts_with("手数----") {
         return Ok(());
     }
     if let Some(r) = read_shared_line(b, no, t, warnings) {
         return r;
     }
     let indent = line.chars().take_while(|c| c.is_whitespace()).count();
-    let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
-    if digits.is_empty() {
-        let plain_header = !t.starts_with(['#', '&'])
-            && !is_move_line(t)
-            && matches!(BodReader::default().accept(no, t), Ok(false));
-        if let Some((key, value)) = split_key(t).filter(|(k, _)| !k.is_empty() && plain_header) {
-            // Headers after the moves (終了日時 in some files) are kept; they are written with the
-            // others, so only lines that read back as headers there are headers here.
-            b.header(key, value);
-            return Ok(());
-        }
-        return Err(ReadError::syntax(
-            no,
-            indent + 1,
-            t,
-            "a move line like `   1 ７六歩(77)`, a comment `*…` or `変化：N手`",
-        ));
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return read_other_line(b, no, indent, t);
     }
-    let number: u32 = digits
+    let number: u32 = t[..digits]
         .parse()
-        .map_err(|_| ReadError::syntax(no, indent + 1, &digits, "a move number"))?;
+        .map_err(|_| ReadError::syntax(no, indent + 1, &t[..digits], "a move number"))?;
     let ply = b.pos().ply();
     if number != ply {
         return Err(ReadError::syntax(
             no,
             indent + 1,
-            &digits,
+            &t[..digits],
             format!("move number {ply}"),
         ));
     }
-    let body = t[digits.len()..].trim_start_matches([' ', '　']);
+    let body = t[digits..].trim_start_matches([' ', '　']);
     let col = indent + t.chars().count() - body.chars().count() + 1;
     if b.ended() {
         return Err(ReadError::syntax(
@@ -313,36 +353,50 @@ fn read_move_line(
             "no move after the end of the line (or `変化：N手`)",
         ));
     }
-    let word: String = body
-        .chars()
-        .take_while(|c| !c.is_whitespace() && *c != '(')
-        .collect();
-    let end = EndKind::from_kif(&word);
-    let used = word.chars().count();
+    read_move_body(b, no, col, body)
+}
+
+/// A line among the moves that is neither a move nor a comment: a header written after the
+/// moves (終了日時 in some files), or the closing `まで…` line, which ends the line if no end
+/// word did.
+fn read_other_line(b: &mut Builder, no: usize, indent: usize, t: &str) -> Result<(), ReadError> {
+    if let Some(rest) = t.strip_prefix("まで") {
+        if !b.ended() {
+            if let Some(kind) = read_summary(rest, b.pos().side_to_move(), b.pos().is_checkmate()) {
+                b.end(GameEnd::new(kind));
+            }
+        }
+        return Ok(());
+    }
+    let plain_header = !is_move_line(t) && matches!(BodReader::default().accept(no, t), Ok(false));
+    if let Some((key, value)) = split_key(t).filter(|(k, _)| !k.is_empty() && plain_header) {
+        // Only lines that read back as headers where the writer puts headers are headers here.
+        b.header(key, value);
+        return Ok(());
+    }
+    Err(ReadError::syntax(
+        no,
+        indent + 1,
+        t,
+        "a move line like `   1 ７六歩(77)`, a comment `*…` or `変化：N手`",
+    ))
+}
+
+/// Reads what follows a move number (at column `col`): a move or an end word (投了, 封じ手, ...),
+/// then an optional time.
+fn read_move_body(b: &mut Builder, no: usize, col: usize, body: &str) -> Result<(), ReadError> {
+    let word_len = body
+        .find(|c: char| c.is_whitespace() || c == '(')
+        .unwrap_or(body.len());
+    let end = EndKind::from_kif(&body[..word_len]);
     let (used, mv) = match end {
-        Some(_) => (used, None),
+        Some(_) => (body[..word_len].chars().count(), None),
         None => {
             let (mt, used) = japanese::parse_move_text(body)
                 .map_err(|(c, e)| ReadError::syntax(no, col + c - 1, body, e))?;
-            let mv = japanese::resolve(b.pos(), &mt).map_err(|fits| {
-                let kind = match fits.len() {
-                    0 => ErrorKind::IllegalMove {
-                        ply,
-                        sfen: b.pos().to_sfen(),
-                    },
-                    _ => ErrorKind::Ambiguous {
-                        ply,
-                        candidates: japanese::usi_list(&fits),
-                    },
-                };
+            let mv = resolve_move(b.pos(), &mt).map_err(|kind| {
                 let text: String = body.chars().take(used).collect();
-                ReadError {
-                    line: no,
-                    column: col,
-                    text,
-                    kind,
-                    partial: None,
-                }
+                ReadError::new(no, col, &text, kind)
             })?;
             (used, Some(mv))
         }
@@ -362,6 +416,24 @@ fn read_move_line(
         (None, None) => {}
     }
     Ok(())
+}
+
+/// The one legal move a Japanese move names in `pos`, or why there is none.
+pub(crate) fn resolve_move(
+    pos: &Position,
+    mt: &japanese::MoveText,
+) -> Result<koma_core::Move, ErrorKind> {
+    let ply = pos.ply();
+    japanese::resolve(pos, mt).map_err(|fits| match fits.len() {
+        0 => ErrorKind::IllegalMove {
+            ply,
+            sfen: pos.to_sfen(),
+        },
+        _ => ErrorKind::Ambiguous {
+            ply,
+            candidates: fits,
+        },
+    })
 }
 
 /// Reads what follows a move: nothing, `( 0:16/00:00:16)`, and an optional `+` (the move has
@@ -492,29 +564,6 @@ fn write_line(out: &mut String, line: &Line, pos: &mut Position, mut totals: [u6
         }
         out.push_str(&summary(end.kind, pos.ply() - first, pos.side_to_move()));
     }
-}
-
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "先手",
-        Color::White => "後手",
-    }
-}
-
-/// The `まで…` line for a line's end, `n` moves into the game (KIF and KI2 close with it).
-pub(crate) fn summary(end: EndKind, n: u32, side_to_move: Color) -> String {
-    let winner = side_name(side_to_move.flip());
-    let loser_wins = side_name(side_to_move);
-    let words = match end {
-        EndKind::Resign => format!("{winner}の勝ち"),
-        EndKind::TimeUp => format!("時間切れにより{winner}の勝ち"),
-        EndKind::DeclareWin => format!("入玉宣言により{loser_wins}の勝ち"),
-        EndKind::IllegalMove => format!("{winner}の反則勝ち"),
-        EndKind::IllegalWin => format!("{loser_wins}の反則勝ち"),
-        EndKind::IllegalAction(c) => format!("{}の反則勝ち", side_name(c.flip())),
-        other => other.kif(side_to_move).to_owned(),
-    };
-    format!("まで{n}手で{words}\n")
 }
 
 #[cfg(test)]

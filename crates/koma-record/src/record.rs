@@ -1,7 +1,14 @@
 //! The [`Record`] type: an initial position, a tree of moves with times and comments, headers
 //! and a result.
+//!
+//! A record's moves are legal by construction: its fields are private, moves enter only through
+//! checked calls ([`Record::push`], [`LineEditor::push`], [`LineEditor::add_variation`]) or
+//! through the crate's readers, which check every move as they read it. Code that holds a
+//! `Record` can replay it without checking again.
 
-use koma_core::{Color, Move, Position};
+use koma_core::{Move, Position};
+
+use crate::GameEnd;
 
 /// A game record or problem, in no particular format.
 ///
@@ -13,53 +20,75 @@ use koma_core::{Color, Move, Position};
 /// let mut rec = Record::new(koma_core::Position::startpos());
 /// rec.push("7g7f".parse().unwrap()).unwrap();
 /// rec.push("3c3d".parse().unwrap()).unwrap();
+/// assert!(rec.push("7g7f".parse().unwrap()).is_err()); // no pawn on 7g any more
 /// assert_eq!(rec.position_after(2).to_sfen(),
 ///     "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
-    /// Headers as (key, value), in order. Keys use the KIF names (`先手`, `後手`, `開始日時`,
-    /// `棋戦`, `場所`, `持ち時間`, `手合割`, ...); a key with no KIF name keeps its own spelling.
-    pub headers: Vec<(String, String)>,
-    /// The position before the first move. Its move number ([`Position::ply`]) numbers the moves.
-    pub initial: Position,
-    /// Comments on the initial position (before the first move).
-    pub comments: Vec<String>,
-    /// The main line.
-    pub main: Line,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) initial: Position,
+    pub(crate) comments: Vec<String>,
+    pub(crate) main: Line,
 }
 
-/// A sequence of moves and how it ended.
+/// A sequence of moves and how it ended. Reached through [`Record::main`] and
+/// [`RecordMove::variations`]; changed through a [`LineEditor`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
+    pub(crate) moves: Vec<RecordMove>,
+    pub(crate) end: Option<GameEnd>,
+}
+
+impl Line {
     /// The moves, in order.
-    pub moves: Vec<RecordMove>,
-    /// How the line ended (投了, 千日手, ...), if the record says.
-    pub end: Option<GameEnd>,
+    pub fn moves(&self) -> &[RecordMove] {
+        &self.moves
+    }
+
+    /// How the line ended (投了, 千日手, 封じ手, ...), if the record says.
+    pub fn end(&self) -> Option<&GameEnd> {
+        self.end.as_ref()
+    }
 }
 
 /// One move of a record, with what the record says about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordMove {
-    /// The move.
-    pub mv: Move,
-    /// Time spent on it, if recorded.
-    pub time: Option<MoveTime>,
-    /// Comments after the move.
-    pub comments: Vec<String>,
-    /// Alternatives to this move (変化): each line starts at this move's ply.
-    pub variations: Vec<Line>,
+    pub(crate) mv: Move,
+    pub(crate) time: Option<MoveTime>,
+    pub(crate) comments: Vec<String>,
+    pub(crate) variations: Vec<Line>,
 }
 
 impl RecordMove {
-    /// A move with no time, comment or variation.
-    pub fn new(mv: Move) -> RecordMove {
+    pub(crate) fn new(mv: Move) -> RecordMove {
         RecordMove {
             mv,
             time: None,
             comments: Vec::new(),
             variations: Vec::new(),
         }
+    }
+
+    /// The move (legal in the position before it).
+    pub fn mv(&self) -> Move {
+        self.mv
+    }
+
+    /// Time spent on it, if recorded.
+    pub fn time(&self) -> Option<MoveTime> {
+        self.time
+    }
+
+    /// Comments after the move.
+    pub fn comments(&self) -> &[String] {
+        &self.comments
+    }
+
+    /// Alternatives to this move (変化): each line starts at this move's ply.
+    pub fn variations(&self) -> &[Line] {
+        &self.variations
     }
 }
 
@@ -72,146 +101,6 @@ pub struct MoveTime {
     pub total_ms: Option<u64>,
 }
 
-/// The end of a line: the special move and what the record says about it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameEnd {
-    /// What happened.
-    pub kind: EndKind,
-    /// Time spent, if recorded.
-    pub time: Option<MoveTime>,
-    /// Comments after it.
-    pub comments: Vec<String>,
-}
-
-impl GameEnd {
-    /// An end with no time or comment.
-    pub fn new(kind: EndKind) -> GameEnd {
-        GameEnd {
-            kind,
-            time: None,
-            comments: Vec::new(),
-        }
-    }
-}
-
-/// How a game or line ended: CSA's special moves (`%TORYO`, ...) and KIF's end words (投了, ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EndKind {
-    /// The side to move resigned (投了, `%TORYO`).
-    Resign,
-    /// The game was stopped (中断, `%CHUDAN`).
-    Interrupt,
-    /// Four-fold repetition (千日手, `%SENNICHITE`).
-    Repetition,
-    /// The side to move ran out of time (切れ負け, `%TIME_UP`).
-    TimeUp,
-    /// The side to move lost by an illegal move (反則負け, `%ILLEGAL_MOVE`).
-    IllegalMove,
-    /// The side to move won by the opponent's illegal move (反則勝ち).
-    IllegalWin,
-    /// This side committed an illegal action and lost (`%+ILLEGAL_ACTION`, `%-ILLEGAL_ACTION`).
-    IllegalAction(Color),
-    /// Impasse, a draw (持将棋, `%JISHOGI`).
-    Impasse,
-    /// The side to move declared an entering-king win (入玉勝ち, `%KACHI`).
-    DeclareWin,
-    /// A draw agreed or declared (引き分け, `%HIKIWAKE`).
-    Draw,
-    /// The move limit was reached (最大手数, `%MAX_MOVES`).
-    MaxMoves,
-    /// The side to move is mated (詰み, `%TSUMI`).
-    Mate,
-    /// A problem with no mate (不詰, `%FUZUMI`).
-    NoMate,
-    /// An error (エラー, `%ERROR`).
-    Error,
-}
-
-impl EndKind {
-    /// Every kind.
-    pub const ALL: [EndKind; 15] = [
-        EndKind::Resign,
-        EndKind::Interrupt,
-        EndKind::Repetition,
-        EndKind::TimeUp,
-        EndKind::IllegalMove,
-        EndKind::IllegalWin,
-        EndKind::IllegalAction(Color::Black),
-        EndKind::IllegalAction(Color::White),
-        EndKind::Impasse,
-        EndKind::DeclareWin,
-        EndKind::Draw,
-        EndKind::MaxMoves,
-        EndKind::Mate,
-        EndKind::NoMate,
-        EndKind::Error,
-    ];
-
-    /// The CSA special move, given the side to move (which `反則勝ち` needs).
-    pub fn csa(self, side_to_move: Color) -> &'static str {
-        match self {
-            EndKind::Resign => "%TORYO",
-            EndKind::Interrupt => "%CHUDAN",
-            EndKind::Repetition => "%SENNICHITE",
-            EndKind::TimeUp => "%TIME_UP",
-            EndKind::IllegalMove => "%ILLEGAL_MOVE",
-            EndKind::IllegalWin => EndKind::IllegalAction(side_to_move.flip()).csa(side_to_move),
-            EndKind::IllegalAction(Color::Black) => "%+ILLEGAL_ACTION",
-            EndKind::IllegalAction(Color::White) => "%-ILLEGAL_ACTION",
-            EndKind::Impasse => "%JISHOGI",
-            EndKind::DeclareWin => "%KACHI",
-            EndKind::Draw => "%HIKIWAKE",
-            EndKind::MaxMoves => "%MAX_MOVES",
-            EndKind::Mate => "%TSUMI",
-            EndKind::NoMate => "%FUZUMI",
-            EndKind::Error => "%ERROR",
-        }
-    }
-
-    /// The KIF / KI2 end word, given the side to move (an illegal action becomes 反則勝ち or 反則負け).
-    pub fn kif(self, side_to_move: Color) -> &'static str {
-        match self {
-            EndKind::Resign => "投了",
-            EndKind::Interrupt => "中断",
-            EndKind::Repetition => "千日手",
-            EndKind::TimeUp => "切れ負け",
-            EndKind::IllegalMove => "反則負け",
-            EndKind::IllegalWin => "反則勝ち",
-            EndKind::IllegalAction(c) if c == side_to_move => "反則負け",
-            EndKind::IllegalAction(_) => "反則勝ち",
-            EndKind::Impasse => "持将棋",
-            EndKind::DeclareWin => "入玉勝ち",
-            EndKind::Draw => "引き分け",
-            EndKind::MaxMoves => "最大手数",
-            EndKind::Mate => "詰み",
-            EndKind::NoMate => "不詰",
-            EndKind::Error => "エラー",
-        }
-    }
-
-    /// Reads a CSA special move (`%TORYO`, ...).
-    pub fn from_csa(text: &str) -> Option<EndKind> {
-        EndKind::ALL
-            .into_iter()
-            .find(|k| k.csa(Color::Black) == text && *k != EndKind::IllegalWin)
-    }
-
-    /// Reads a KIF end word (投了, ...).
-    pub fn from_kif(text: &str) -> Option<EndKind> {
-        let kinds = EndKind::ALL
-            .into_iter()
-            .filter(|k| !matches!(k, EndKind::IllegalAction(_)));
-        kinds
-            .into_iter()
-            .find(|k| k.kif(Color::Black) == text)
-            .or(match text {
-                "時間切れ" => Some(EndKind::TimeUp),
-                "入玉宣言" => Some(EndKind::DeclareWin),
-                _ => None,
-            })
-    }
-}
-
 /// Why a move could not be added to a record.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("move {mv} is illegal in {sfen}")]
@@ -220,6 +109,50 @@ pub struct IllegalMoveError {
     pub mv: Move,
     /// The position it was tried in.
     pub sfen: String,
+}
+
+/// Why a [`LineEditor`] could not make a change.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    /// The move is not legal where it would go.
+    #[error(transparent)]
+    Illegal(#[from] IllegalMoveError),
+    /// There is no move at this index of the line.
+    #[error("the line has {len} moves, so no move {index} to vary")]
+    NoMove {
+        /// The index asked for.
+        index: usize,
+        /// How many moves the line has.
+        len: usize,
+    },
+}
+
+/// Where a line sits in a record: the main line, or a variation reached by steps of
+/// (index of a move in the line, index of one of that move's variations).
+///
+/// ```
+/// use koma_record::LinePath;
+/// let second = LinePath::MAIN.variation(4, 1); // the second alternative to the fifth move
+/// assert_eq!(second.steps(), &[(4, 1)]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LinePath(Vec<(usize, usize)>);
+
+impl LinePath {
+    /// The main line.
+    pub const MAIN: LinePath = LinePath(Vec::new());
+
+    /// The `variation`th alternative to move `move_index` of this line.
+    pub fn variation(&self, move_index: usize, variation: usize) -> LinePath {
+        let mut steps = self.0.clone();
+        steps.push((move_index, variation));
+        LinePath(steps)
+    }
+
+    /// The steps from the main line.
+    pub fn steps(&self) -> &[(usize, usize)] {
+        &self.0
+    }
 }
 
 impl Record {
@@ -233,6 +166,22 @@ impl Record {
         }
     }
 
+    /// The position before the first move. Its move number ([`Position::ply`]) numbers the moves.
+    pub fn initial(&self) -> &Position {
+        &self.initial
+    }
+
+    /// Headers as (key, value), in order. Keys use the KIF names (`先手`, `後手`, `開始日時`,
+    /// `棋戦`, `場所`, `持ち時間`, `手合割`, ...); a key with no KIF name keeps its own spelling.
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
+
+    /// The headers, to change.
+    pub fn headers_mut(&mut self) -> &mut Vec<(String, String)> {
+        &mut self.headers
+    }
+
     /// The value of the first header with this key.
     pub fn header(&self, key: &str) -> Option<&str> {
         self.headers
@@ -241,17 +190,66 @@ impl Record {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Appends a move to the main line, if it is legal after the main line's moves.
-    pub fn push(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
-        let mut pos = self.position_after(self.main.moves.len());
-        if !pos.play(mv) {
-            return Err(IllegalMoveError {
-                mv,
-                sfen: pos.to_sfen(),
-            });
+    /// Comments on the initial position (before the first move).
+    pub fn comments(&self) -> &[String] {
+        &self.comments
+    }
+
+    /// The comments on the initial position, to change.
+    pub fn comments_mut(&mut self) -> &mut Vec<String> {
+        &mut self.comments
+    }
+
+    /// The main line.
+    pub fn main(&self) -> &Line {
+        &self.main
+    }
+
+    /// The line at `path`, if there is one.
+    pub fn line(&self, path: &LinePath) -> Option<&Line> {
+        let mut line = &self.main;
+        for &(i, v) in path.steps() {
+            line = line.moves.get(i)?.variations.get(v)?;
         }
-        self.main.moves.push(RecordMove::new(mv));
-        Ok(())
+        Some(line)
+    }
+
+    /// Appends a move to the main line, if it is legal after the main line's moves. (Replays the
+    /// main line; to add many moves, use [`Record::edit`].)
+    pub fn push(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
+        self.edit_main().push(mv)
+    }
+
+    /// An editor at the end of the main line.
+    pub fn edit_main(&mut self) -> LineEditor<'_> {
+        self.edit(&LinePath::MAIN)
+            .unwrap_or_else(|| unreachable!("the main line always exists"))
+    }
+
+    /// An editor at the end of the line at `path`, if there is one.
+    ///
+    /// ```
+    /// use koma_record::{EndKind, GameEnd, LinePath, Record};
+    /// let mut rec = Record::new(koma_core::Position::startpos());
+    /// let mut main = rec.edit_main();
+    /// for m in ["7g7f", "3c3d", "2g2f"] {
+    ///     main.push(m.parse().unwrap()).unwrap();
+    /// }
+    /// main.set_end(Some(GameEnd::new(EndKind::Interrupt)));
+    /// // 2六歩 or, instead, 6六歩: a variation at the third move.
+    /// let v = main.add_variation(2, "6g6f".parse().unwrap()).unwrap();
+    /// rec.edit(&v).unwrap().push("8c8d".parse().unwrap()).unwrap();
+    /// assert_eq!(rec.main().moves()[2].variations()[0].moves().len(), 2);
+    /// assert_eq!(v, LinePath::MAIN.variation(2, 0));
+    /// ```
+    pub fn edit(&mut self, path: &LinePath) -> Option<LineEditor<'_>> {
+        self.line(path)?;
+        let pos = self.position_at_end(path.steps());
+        Some(LineEditor {
+            record: self,
+            path: path.clone(),
+            pos,
+        })
     }
 
     /// The main line's moves.
@@ -274,215 +272,113 @@ impl Record {
     pub fn has_variations(&self) -> bool {
         self.main.moves.iter().any(|m| !m.variations.is_empty())
     }
-}
 
-/// Builds a record's move tree while a reader reads it, keeping the position at the end of the
-/// line being read. Variations are attached the way KIF numbers them (変化：N手).
-pub(crate) struct Builder {
-    record: Record,
-    /// The path of the line being read: (move index in the parent line, variation index).
-    path: Vec<(usize, usize)>,
-    /// Every line opened so far, in reading order: its path and the number of its first move.
-    opened: Vec<(Vec<(usize, usize)>, u32)>,
-    pos: Position,
-    /// Each side's time used along the line being read, before its next move.
-    totals: [u64; 2],
-    pending_comments: Vec<String>,
-}
-
-impl Builder {
-    /// A builder for a record with these headers and initial position.
-    pub(crate) fn new(record: Record) -> Builder {
-        let pos = record.initial.clone();
-        let start = pos.ply();
-        Builder {
-            record,
-            path: Vec::new(),
-            opened: vec![(Vec::new(), start)],
-            pos,
-            totals: [0; 2],
-            pending_comments: Vec::new(),
-        }
-    }
-
-    /// The position at the end of the line being read.
-    pub(crate) fn pos(&self) -> &Position {
-        &self.pos
-    }
-
-    fn line_mut(&mut self) -> &mut Line {
-        let mut line = &mut self.record.main;
-        for &(i, v) in &self.path {
+    /// The line at `steps`; the caller knows it exists.
+    fn line_mut(&mut self, steps: &[(usize, usize)]) -> &mut Line {
+        let mut line = &mut self.main;
+        for &(i, v) in steps {
             line = &mut line.moves[i].variations[v];
         }
         line
     }
 
-    /// Whether the line being read has ended (an end word was read).
-    pub(crate) fn ended(&mut self) -> bool {
-        self.line_mut().end.is_some()
-    }
-
-    /// Appends a move the caller checked to be legal in [`Builder::pos`].
-    /// A time as read, without its total when the total is just the sum of the mover's times
-    /// (what a writer would compute), so that only a total that says something is kept.
-    pub(crate) fn normalize_time(&self, t: MoveTime) -> MoveTime {
-        let side = self.pos.side_to_move().index();
-        let computed = self.totals[side].saturating_add(t.used_ms);
-        MoveTime {
-            used_ms: t.used_ms,
-            total_ms: t.total_ms.filter(|&total| total != computed),
-        }
-    }
-
-    pub(crate) fn push(&mut self, mv: Move, time: Option<MoveTime>) {
-        let side = self.pos.side_to_move().index();
-        self.totals[side] = self.totals[side].saturating_add(time.map_or(0, |t| t.used_ms));
-        let comments = std::mem::take(&mut self.pending_comments);
-        self.line_mut().moves.push(RecordMove {
-            mv,
-            time,
-            comments,
-            variations: Vec::new(),
-        });
-        self.pos.do_move(mv);
-    }
-
-    /// Ends the line being read.
-    pub(crate) fn end(&mut self, end: GameEnd) {
-        self.line_mut().end = Some(end);
-    }
-
-    /// Adds a header found among the moves.
-    pub(crate) fn header(&mut self, key: &str, value: &str) {
-        self.record.headers.push((key.to_owned(), value.to_owned()));
-    }
-
-    /// Sets the time of the last move (or end) of the line being read; ignored before any move.
-    pub(crate) fn set_time(&mut self, time: MoveTime) {
-        let line = self.line_mut();
-        if let Some(end) = &mut line.end {
-            end.time = Some(time);
-        } else if let Some(m) = line.moves.last_mut() {
-            m.time = Some(time);
-        }
-    }
-
-    /// Adds a comment after the last move, end or initial position of the line being read.
-    pub(crate) fn comment(&mut self, text: String) {
-        let at_root = self.path.is_empty();
-        let line = self.line_mut();
-        if let Some(end) = &mut line.end {
-            end.comments.push(text);
-        } else if let Some(m) = line.moves.last_mut() {
-            m.comments.push(text);
-        } else if at_root {
-            self.record.comments.push(text);
-        } else {
-            self.pending_comments.push(text);
-        }
-    }
-
-    /// Starts a variation: an alternative to move number `number` in the most recently read line
-    /// that holds that move. Returns `false` if no line holds it.
-    pub(crate) fn start_variation(&mut self, number: u32) -> bool {
-        self.pending_comments.clear();
-        let mut target = None;
-        for (path, start) in self.opened.iter().rev() {
-            let len = self.line_at(path).moves.len() as u32;
-            if *start <= number && number < start.saturating_add(len) {
-                if *start == number && !path.is_empty() {
-                    // A sibling of this variation: an alternative to the same move.
-                    target = Some((path[..path.len() - 1].to_vec(), path[path.len() - 1].0));
-                } else {
-                    target = Some((path.clone(), (number - start) as usize));
-                }
-                break;
-            }
-        }
-        let Some((parent, index)) = target else {
-            return false;
-        };
-        self.path = parent;
-        let line = self.line_mut();
-        let node = &mut line.moves[index];
-        node.variations.push(Line::default());
-        let v = node.variations.len() - 1;
-        self.path.push((index, v));
-        self.opened.push((self.path.clone(), number));
-        (self.pos, self.totals) = self.replay();
-        true
-    }
-
-    fn line_at(&self, path: &[(usize, usize)]) -> &Line {
-        let mut line = &self.record.main;
-        for &(i, v) in path {
-            line = &line.moves[i].variations[v];
-        }
-        line
-    }
-
-    /// The position at the end of the current line and each side's time used, replayed from
-    /// the initial position.
-    fn replay(&self) -> (Position, [u64; 2]) {
-        let mut pos = self.record.initial.clone();
-        let mut totals = [0u64; 2];
-        let mut play = |pos: &mut Position, m: &RecordMove| {
-            let side = pos.side_to_move().index();
-            totals[side] = totals[side].saturating_add(m.time.map_or(0, |t| t.used_ms));
-            pos.do_move(m.mv);
-        };
-        let mut line = &self.record.main;
-        for &(i, v) in &self.path {
+    /// The position at the end of the line at `steps` (which exists).
+    fn position_at_end(&self, steps: &[(usize, usize)]) -> Position {
+        let mut pos = self.initial.clone();
+        let mut line = &self.main;
+        for &(i, v) in steps {
             for m in &line.moves[..i] {
-                play(&mut pos, m);
+                pos.do_move(m.mv);
             }
             line = &line.moves[i].variations[v];
         }
         for m in &line.moves {
-            play(&mut pos, m);
+            pos.do_move(m.mv);
         }
-        (pos, totals)
-    }
-
-    /// The record read so far.
-    pub(crate) fn record(&self) -> &Record {
-        &self.record
-    }
-
-    /// The finished record.
-    pub(crate) fn finish(self) -> Record {
-        self.record
+        pos
     }
 }
 
-/// Calls `f` for every variation of the record in the order KIF writes them: the variations of
-/// a line's moves from the last move back to the first, each followed by its own. `f` gets the
-/// line, the position before its first move, and each side's total time used before it.
-pub(crate) fn walk_variations(record: &Record, mut f: impl FnMut(&Line, &Position, [u64; 2])) {
-    fn walk(
-        line: &Line,
-        pos: &mut Position,
-        totals: [u64; 2],
-        f: &mut impl FnMut(&Line, &Position, [u64; 2]),
-    ) {
-        let mut before = Vec::with_capacity(line.moves.len());
-        let mut t = totals;
-        for m in &line.moves {
-            before.push(t);
-            let side = pos.side_to_move().index();
-            t[side] = t[side].saturating_add(m.time.map_or(0, |t| t.used_ms));
-            pos.do_move(m.mv);
-        }
-        for i in (0..line.moves.len()).rev() {
-            pos.undo_move();
-            for v in &line.moves[i].variations {
-                f(v, pos, before[i]);
-                walk(v, &mut pos.clone(), before[i], f);
-            }
-        }
+/// Changes one line of a record, keeping every move legal: it knows the position at the end of
+/// the line, so [`LineEditor::push`] checks each move in constant time.
+pub struct LineEditor<'a> {
+    record: &'a mut Record,
+    path: LinePath,
+    pos: Position,
+}
+
+impl LineEditor<'_> {
+    /// The position at the end of the line.
+    pub fn position(&self) -> &Position {
+        &self.pos
     }
-    walk(&record.main, &mut record.initial.clone(), [0; 2], &mut f);
+
+    /// Where the line is.
+    pub fn path(&self) -> &LinePath {
+        &self.path
+    }
+
+    fn line(&mut self) -> &mut Line {
+        self.record.line_mut(self.path.steps())
+    }
+
+    /// Appends a move, if it is legal at the end of the line.
+    pub fn push(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
+        if !self.pos.play(mv) {
+            return Err(IllegalMoveError {
+                mv,
+                sfen: self.pos.to_sfen(),
+            });
+        }
+        self.line().moves.push(RecordMove::new(mv));
+        Ok(())
+    }
+
+    /// Sets (or clears) how the line ends.
+    pub fn set_end(&mut self, end: Option<GameEnd>) {
+        self.line().end = end;
+    }
+
+    /// The time of move `index` of the line, to change (`None` if there is no such move).
+    pub fn time_mut(&mut self, index: usize) -> Option<&mut Option<MoveTime>> {
+        self.line().moves.get_mut(index).map(|m| &mut m.time)
+    }
+
+    /// The comments after move `index` of the line, to change (`None` if there is no such move).
+    pub fn comments_mut(&mut self, index: usize) -> Option<&mut Vec<String>> {
+        self.line().moves.get_mut(index).map(|m| &mut m.comments)
+    }
+
+    /// The end of the line (its time and comments), to change.
+    pub fn end_mut(&mut self) -> Option<&mut GameEnd> {
+        self.line().end.as_mut()
+    }
+
+    /// Adds a variation: `mv`, an alternative to move `index` of this line, played in the
+    /// position before that move. Returns the new line's path (edit it with [`Record::edit`]).
+    pub fn add_variation(&mut self, index: usize, mv: Move) -> Result<LinePath, EditError> {
+        let len = self.line().moves.len();
+        if index >= len {
+            return Err(EditError::NoMove { index, len });
+        }
+        let mut before = self.pos.clone();
+        for _ in index..len {
+            before.undo_move();
+        }
+        if !before.play(mv) {
+            return Err(IllegalMoveError {
+                mv,
+                sfen: before.to_sfen(),
+            }
+            .into());
+        }
+        let node = &mut self.line().moves[index];
+        let mut line = Line::default();
+        line.moves.push(RecordMove::new(mv));
+        node.variations.push(line);
+        let v = node.variations.len() - 1;
+        Ok(self.path.variation(index, v))
+    }
 }
 
 #[cfg(test)]
@@ -502,55 +398,26 @@ mod tests {
     }
 
     #[test]
-    fn variations_attach_to_the_most_recent_line() {
-        let mut b = Builder::new(Record::new(Position::startpos()));
-        for m in ["7g7f", "3c3d", "2g2f", "8c8d"] {
-            let m = mv(m);
-            b.push(m, None);
+    fn variations_are_checked_where_they_start() {
+        let mut rec = Record::new(Position::startpos());
+        let mut main = rec.edit_main();
+        for m in ["7g7f", "3c3d", "8h2b+"] {
+            main.push(mv(m)).unwrap();
         }
-        // 変化：3手 then 変化：4手 (inside the variation) then 変化：2手 (main line).
-        assert!(b.start_variation(3));
-        b.push(mv("6g6f"), None);
-        b.push(mv("8c8d"), None);
-        assert!(b.start_variation(4));
-        b.push(mv("4a3b"), None);
-        assert!(b.start_variation(3));
-        b.push(mv("5g5f"), None);
-        assert!(b.start_variation(2));
-        b.push(mv("8c8d"), None);
-        assert!(!b.start_variation(9));
-        let rec = b.finish();
-        let main = &rec.main.moves;
-        assert_eq!(main[2].variations.len(), 2);
+        // An alternative to 3c3d must be a White move from the position after 7g7f.
+        assert!(main.add_variation(1, mv("2g2f")).is_err());
         assert_eq!(
-            main[2].variations[0].moves[1].variations[0].moves[0].mv,
-            mv("4a3b")
+            main.add_variation(3, mv("8c8d")),
+            Err(EditError::NoMove { index: 3, len: 3 })
         );
-        assert_eq!(main[2].variations[1].moves[0].mv, mv("5g5f"));
-        assert_eq!(main[1].variations[0].moves[0].mv, mv("8c8d"));
-        let mut order = Vec::new();
-        walk_variations(&rec, |line, pos, _| {
-            order.push((pos.ply(), line.moves[0].mv))
-        });
-        assert_eq!(
-            order,
-            vec![
-                (3, mv("6g6f")),
-                (4, mv("4a3b")),
-                (3, mv("5g5f")),
-                (2, mv("8c8d"))
-            ]
-        );
-    }
-
-    #[test]
-    fn end_names_read_back() {
-        for k in EndKind::ALL {
-            assert_eq!(
-                EndKind::from_csa(k.csa(Color::Black)).map(|e| e.csa(Color::Black)),
-                Some(k.csa(Color::Black))
-            );
-            assert!(EndKind::from_kif(k.kif(Color::Black)).is_some());
-        }
+        let v = main.add_variation(1, mv("8c8d")).unwrap();
+        // The editor still stands at the end of its line.
+        assert_eq!(main.position().ply(), 4);
+        let mut var = rec.edit(&v).unwrap();
+        assert_eq!(var.position().ply(), 3);
+        var.push(mv("2g2f")).unwrap();
+        assert!(var.push(mv("2f2e")).is_err());
+        assert_eq!(rec.line(&v).unwrap().moves().len(), 2);
+        assert!(rec.edit(&LinePath::MAIN.variation(0, 0)).is_none());
     }
 }

@@ -1,16 +1,26 @@
 //! USI `position` strings (`position startpos moves 7g7f 3c3d`) and SFEN lines as records.
+//!
+//! A line is read by koma-core's own reading of `position` strings
+//! ([`koma_core::usi::split_position`]), so a position string means the same to every koma
+//! command. A record may end in one of the game-end tokens GUIs write after the moves
+//! (`resign`, `win`, `draw`, `rep_draw`, `rep_win`, `rep_lose`, `rep_sup`, `rep_inf`,
+//! `timeout`, `break`; see [`EndKind::from_usi`]).
 
-use koma_core::{Move, Position};
+use koma_core::usi::{PositionCommandError, UsiPositionError, split_position};
+use koma_core::{FromSfenError, Move, Position};
 
-use crate::bod::to_position;
-use crate::{ErrorKind, Read, ReadError, Record, RecordMove};
+use crate::bod::check_ply;
+use crate::builder::Builder;
+use crate::{EndKind, ErrorKind, GameEnd, Read, ReadError, Record};
 
 /// Reads the first non-empty line as a USI position (`position` optional; `startpos`,
-/// `sfen <4 fields>` or a bare SFEN; then `moves ...`). Other non-empty lines are an error.
+/// `sfen <4 fields>` or a bare SFEN; then `moves ...`, and an optional end token). Another
+/// non-empty line is an error: a text of many records is read with [`crate::input::Records`].
 ///
 /// ```
-/// let rec = koma_record::usi::read("position startpos moves 7g7f 3c3d").unwrap().record;
-/// assert_eq!(rec.main.moves.len(), 2);
+/// let rec = koma_record::usi::read("position startpos moves 7g7f 3c3d resign").unwrap().record;
+/// assert_eq!(rec.main().moves().len(), 2);
+/// assert_eq!(rec.main().end().unwrap().kind, koma_record::EndKind::Resign);
 /// assert_eq!(koma_record::usi::write(&rec), "position startpos moves 7g7f 3c3d\n");
 /// ```
 pub fn read(text: &str) -> Result<Read, ReadError> {
@@ -19,19 +29,14 @@ pub fn read(text: &str) -> Result<Read, ReadError> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty());
     let Some((i, line)) = lines.next() else {
-        return Err(ReadError::syntax(
-            1,
-            1,
-            "",
-            "a USI position like `position startpos moves 7g7f`",
-        ));
+        return Err(ReadError::empty());
     };
     if let Some((j, extra)) = lines.next() {
         return Err(ReadError::syntax(
             j + 1,
             1,
             extra.trim(),
-            "one position per file (use --from sfen for one problem per line)",
+            "one position (this text holds several)",
         ));
     }
     read_line(i + 1, line).map(|record| Read {
@@ -40,96 +45,82 @@ pub fn read(text: &str) -> Result<Read, ReadError> {
     })
 }
 
-/// Reads every non-empty line as a separate position (a file of problems, one SFEN per line);
-/// each result carries its line number.
-pub fn read_lines(text: &str) -> Vec<Result<Record, ReadError>> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| read_line(i + 1, l))
-        .collect()
-}
-
-/// Reads one USI position line.
+/// Reads one USI position line (line number `no`, for errors). On a bad or illegal move, the
+/// error keeps the moves before it.
 pub fn read_line(no: usize, line: &str) -> Result<Record, ReadError> {
-    // Words with their columns (from 1).
-    let mut words = Vec::new();
-    for (i, c) in line.char_indices() {
-        if !c.is_whitespace() && (i == 0 || line[..i].ends_with(char::is_whitespace)) {
-            let w: &str = line[i..].split(char::is_whitespace).next().unwrap_or("");
-            words.push((line[..i].chars().count() + 1, w));
+    let cmd = split_position(line).map_err(|e| position_error(no, line, e))?;
+    check_ply(&cmd.start, no)?;
+    let mut b = Builder::new(Record::new(cmd.start));
+    let fail = |e: ReadError, b: &Builder| Err(e.with_partial(b.record().clone()));
+    for (column, word) in cmd.moves {
+        // Only an error needs the text from the column on (finding it is not free).
+        let here = || &line[byte_at(line, column)..];
+        if b.ended() {
+            let e = ReadError::syntax(no, column, here(), "nothing after the end token");
+            return fail(e, &b);
         }
-    }
-    let mut k = 0;
-    if words.first().map(|w| w.1) == Some("position") {
-        k += 1;
-    }
-    let (start_col, start) = words.get(k).copied().unwrap_or((1, ""));
-    let moves_at = words
-        .iter()
-        .position(|w| w.1 == "moves")
-        .unwrap_or(words.len());
-    let initial = match start {
-        "startpos" if moves_at == k + 1 => Position::startpos(),
-        _ => {
-            let from = if start == "sfen" { k + 1 } else { k };
-            let sfen: Vec<&str> = words[from.min(moves_at)..moves_at]
-                .iter()
-                .map(|w| w.1)
-                .collect();
-            if sfen.is_empty() {
-                return Err(ReadError::syntax(
-                    no,
-                    start_col,
-                    start,
-                    "`startpos`, `sfen <board> <side> <hand> <ply>` or a bare SFEN",
-                ));
+        if let Some(kind) = EndKind::from_usi(word) {
+            b.end(GameEnd::new(kind));
+            continue;
+        }
+        let m: Move = match word.parse() {
+            Ok(m) => m,
+            Err(_) => {
+                let expected = "a USI move like 7g7f, 8h2b+ or P*5e, or an end token like resign";
+                return fail(ReadError::syntax(no, column, here(), expected), &b);
             }
-            let setup = koma_core::Setup::from_sfen(&sfen.join(" ")).map_err(|e| {
-                ReadError::syntax(no, start_col, &sfen.join(" "), format!("SFEN ({e})"))
-            })?;
-            to_position(&setup, no).map_err(|mut e| {
-                e.column = start_col;
-                e
-            })?
-        }
-    };
-    let mut record = Record::new(initial);
-    let mut pos = record.initial.clone();
-    for &(c, w) in words.iter().skip(moves_at + 1) {
-        let m: Move = w
-            .parse()
-            .map_err(|_| ReadError::syntax(no, c, w, "a USI move like 7g7f, 8h2b+ or P*5e"))?;
-        if !pos.play(m) {
+        };
+        if !b.pos().is_legal(m) {
             let kind = ErrorKind::IllegalMove {
-                ply: pos.ply(),
-                sfen: pos.to_sfen(),
+                ply: b.pos().ply(),
+                sfen: b.pos().to_sfen(),
             };
-            return Err(ReadError {
-                line: no,
-                column: c,
-                text: w.to_owned(),
-                kind,
-                partial: Some(Box::new(record)),
-            });
+            return fail(ReadError::new(no, column, here(), kind), &b);
         }
-        record.main.moves.push(RecordMove::new(m));
+        b.push(m, None);
     }
-    Ok(record)
+    Ok(b.finish())
 }
 
-/// The main line as a USI `position` command, ending with a newline.
+/// The byte offset of a character column (from 1) of `line`.
+fn byte_at(line: &str, column: usize) -> usize {
+    line.char_indices()
+        .nth(column - 1)
+        .map_or(line.len(), |(i, _)| i)
+}
+
+/// koma-core's error for a `position` string as a read error at its column.
+fn position_error(no: usize, line: &str, e: PositionCommandError) -> ReadError {
+    let here = &line[byte_at(line, e.column)..];
+    let kind = match e.error {
+        UsiPositionError::Sfen(FromSfenError::Sfen(s)) => ErrorKind::Sfen(s),
+        UsiPositionError::Sfen(FromSfenError::Illegal(p)) => ErrorKind::IllegalPosition(p),
+        UsiPositionError::BadStart(_) => ErrorKind::Syntax {
+            expected: "`startpos`, `sfen <board> <side> <hand> <ply>` or a bare SFEN".to_owned(),
+        },
+        other => ErrorKind::Syntax {
+            expected: other.to_string().trim_start_matches("expected ").to_owned(),
+        },
+    };
+    ReadError::new(no, e.column, here, kind)
+}
+
+/// The main line as a USI `position` command, ending with a newline. The command is what an
+/// engine reads, so the end of the game (which engines would not take) is not written.
 pub fn write(record: &Record) -> String {
     let start = if record.initial == Position::startpos() {
         "startpos".to_owned()
     } else {
         format!("sfen {}", record.initial.to_sfen())
     };
-    let mut out = format!("position {start}");
+    let mut out = String::with_capacity(16 + 6 * record.main.moves.len());
+    out.push_str("position ");
+    out.push_str(&start);
     if !record.main.moves.is_empty() {
         out.push_str(" moves");
         for m in record.moves() {
-            out.push_str(&format!(" {m}"));
+            out.push(' ');
+            out.push_str(&m.to_string());
         }
     }
     out.push('\n');
@@ -158,6 +149,31 @@ mod tests {
     }
 
     #[test]
+    fn end_tokens() {
+        for (token, kind) in [
+            ("resign", EndKind::Resign),
+            ("rep_draw", EndKind::Repetition),
+            ("win", EndKind::DeclareWin),
+            ("draw", EndKind::Draw),
+            ("rep_sup", EndKind::SuperiorPosition),
+            ("rep_inf", EndKind::InferiorPosition),
+            ("rep_win", EndKind::IllegalWin),
+            ("rep_lose", EndKind::IllegalMove),
+            ("timeout", EndKind::TimeUp),
+            ("break", EndKind::Interrupt),
+        ] {
+            let rec = read(&format!("startpos moves 7g7f 3c3d {token}"))
+                .unwrap()
+                .record;
+            assert_eq!(rec.main.end.map(|e| e.kind), Some(kind), "{token}");
+            assert_eq!(rec.main.moves.len(), 2);
+        }
+        let e = read("startpos moves 7g7f resign 3c3d").unwrap_err();
+        assert_eq!((e.column, e.text.as_str()), (28, "3c3d"));
+        assert_eq!(e.kept_moves(), 1);
+    }
+
+    #[test]
     fn errors() {
         let e = read("position startpos moves 7g7f 7g7f").unwrap_err();
         assert_eq!((e.line, e.column, e.text.as_str()), (1, 30, "7g7f"));
@@ -170,8 +186,13 @@ mod tests {
         let e = read("8k/9/9/9/9/9/9/9/8K b - 4294967295 moves 1i2i").unwrap_err();
         assert!(e.to_string().contains("move number up to"), "{e}");
         assert!(read("startpos\nstartpos").is_err());
-        let lines = read_lines("8k/9/9/9/9/9/9/9/8K b - 1\n\nbad\n");
-        assert_eq!(lines.len(), 2);
-        assert_eq!(lines[1].as_ref().unwrap_err().line, 3);
+        // The same words as koma-core's reading of position strings.
+        let e = read("startpos 7g7f").unwrap_err();
+        assert_eq!(e.column, 10);
+        assert!(
+            e.to_string()
+                .ends_with("expected `moves` after the position, found `7g7f`"),
+            "{e}"
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Bad input: errors name the line, the text and what was expected; nothing panics; the good
 //! part of a record survives an illegal move.
 
+use koma_record::input::{Options, Records};
 use koma_record::{ErrorKind, Format, csa, encoding, ki2, kif, usi};
 use proptest::prelude::*;
 
@@ -14,7 +15,7 @@ fn errors_say_where_and_what() {
     assert_eq!(e.line, 23);
     assert_eq!(e.text, "同　歩(88)");
     assert!(matches!(e.kind, ErrorKind::IllegalMove { ply: 13, .. }));
-    assert_eq!(e.partial.as_ref().unwrap().main.moves.len(), 12);
+    assert_eq!(e.partial.as_ref().unwrap().main().moves().len(), 12);
     assert!(
         e.to_string().starts_with(
             "line 23, column 6: `同　歩(88)`: illegal move at ply 13 (expected a legal move in "
@@ -24,11 +25,11 @@ fn errors_say_where_and_what() {
 
     let e = ki2::read(&KI2.replace("▲同　飛    △８六歩", "▲同　飛    △８六桂")).unwrap_err();
     assert_eq!((e.line, e.text.as_str()), (7, "△８六桂"));
-    assert_eq!(e.partial.unwrap().main.moves.len(), 11);
+    assert_eq!(e.partial.unwrap().main().moves().len(), 11);
 
     let e = csa::read(&CSA.replace("-8286HI", "-8286KA")).unwrap_err();
     assert_eq!((e.line, e.text.as_str()), (42, "-8286KA"));
-    assert_eq!(e.partial.unwrap().main.moves.len(), 13);
+    assert_eq!(e.partial.unwrap().main().moves().len(), 13);
 
     let e = kif::read("先手：A\nこれは何\n").unwrap_err();
     assert_eq!((e.line, e.column, e.text.as_str()), (2, 1, "これは何"));
@@ -36,9 +37,12 @@ fn errors_say_where_and_what() {
 
     let e = usi::read("startpos moves 7g7f 8c8d 7f7e x").unwrap_err();
     assert_eq!((e.column, e.text.as_str()), (31, "x"));
-    assert_eq!(e.partial, None);
+    // The moves before a malformed one are kept, as before an illegal one.
+    assert_eq!(e.kept_moves(), 3);
 
-    let e = encoding::decode(b"\x82\xa0\n\x82", Some(encoding::Encoding::ShiftJis)).unwrap_err();
+    let e = encoding::decode(b"\x82\xa0\n\x82", Some(encoding::Encoding::ShiftJis))
+        .error
+        .unwrap();
     assert_eq!((e.line, e.column), (2, 1));
 }
 
@@ -47,7 +51,7 @@ fn illegal_position_is_an_error_not_a_panic() {
     let e =
         kif::read(&koma_record::bod::write(&koma_core::Position::startpos()).replace("v玉", "v歩"))
             .unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::IllegalPosition { .. }), "{e}");
+    assert!(matches!(e.kind, ErrorKind::IllegalPosition(_)), "{e}");
     let e = csa::read("P1-OU-OU\nP2\n+\n").unwrap_err();
     assert_eq!(e.line, 1);
 }
@@ -60,7 +64,7 @@ fn fuzzer_findings() {
     assert!(kif::read("   1 ７六歩(77)\n:03\u{b}:\n").is_err());
     // A hand line of a diagram among the moves is not a header.
     assert!(kif::read("   1 ７六歩(77)\n後手の持駒:::\n").is_err());
-    // Two 手合割 headers are both kept.
+    // Two 手合割 headers that agree are written as one, and read back the same.
     let text = "手合割：平手\n先手：A\n手合割：平手\n▲７六歩\n";
     let rec = ki2::read(text).unwrap().record;
     assert_eq!(ki2::read(&ki2::write(&rec)).unwrap().record, rec);
@@ -85,4 +89,118 @@ proptest! {
             }
         }
     }
+}
+
+/// Every file of the test data, as bytes (Shift-JIS and UTF-8 alike).
+const FILES: [&[u8]; 12] = [
+    include_bytes!("data/yokofudori.kif"),
+    include_bytes!("data/yokofudori.kifu"),
+    include_bytes!("data/yokofudori.ki2"),
+    include_bytes!("data/yokofudori.ki2u"),
+    include_bytes!("data/yokofudori.csa"),
+    include_bytes!("data/v3.csa"),
+    include_bytes!("data/nimaiochi.kif"),
+    include_bytes!("data/nimaiochi.kifu"),
+    include_bytes!("data/zukou007.kif"),
+    include_bytes!("data/zukou007.bod"),
+    include_bytes!("data/zukou-first5.sfen"),
+    include_bytes!("data/games.usi"),
+];
+
+/// Reads bytes through the one input call (detected, then as every format in turn) and writes
+/// every record read in every format: any result is fine but a panic; an error is typed and its
+/// excerpt bounded.
+fn read_everything(bytes: &[u8]) {
+    let forced = Format::ALL.map(Some);
+    for format in std::iter::once(None).chain(forced) {
+        let options = Options {
+            format,
+            encoding: None,
+        };
+        let records =
+            Records::new(bytes, Some("input"), options).expect("bytes never fail to read");
+        for item in records.take(20) {
+            match item {
+                Ok(read) => {
+                    for f in Format::ALL {
+                        let _ = f.write(&read.record);
+                    }
+                }
+                Err(e) => {
+                    assert!(
+                        e.text.chars().count() <= koma_record::EXCERPT_CHARS * 7,
+                        "{e}"
+                    );
+                    if let Some(p) = &e.partial {
+                        for f in Format::ALL {
+                            let _ = f.write(p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Arbitrary bytes into every reader.
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        read_everything(&bytes);
+    }
+
+    /// Every file cut at any byte (inside a Shift-JIS or UTF-8 character too) into every reader.
+    #[test]
+    fn truncated_files_never_panic(which in 0usize..FILES.len(), at in 0usize..4000) {
+        let file = FILES[which];
+        read_everything(&file[..at.min(file.len())]);
+    }
+
+    /// Every file with bytes changed, removed or inserted, into every reader.
+    #[test]
+    fn mutated_files_never_panic(
+        which in 0usize..FILES.len(),
+        edits in proptest::collection::vec((0usize..4000, any::<u8>(), 0u8..3), 1..6),
+    ) {
+        let mut bytes = FILES[which].to_vec();
+        for (at, byte, op) in edits {
+            let at = at % (bytes.len() + 1);
+            match op {
+                0 if at < bytes.len() => bytes[at] = byte,
+                1 if at < bytes.len() => { bytes.remove(at); }
+                _ => bytes.insert(at, byte),
+            }
+        }
+        read_everything(&bytes);
+    }
+}
+
+/// A file cut inside a Shift-JIS character keeps the moves of the lines before the cut, with the
+/// encoding error saying where.
+#[test]
+fn cut_inside_a_character_keeps_the_good_moves() {
+    let file = FILES[0];
+    let text = encoding::decode(file, None).text;
+    let line_15 = text.lines().take(14).map(|l| l.len() + 1).sum::<usize>();
+    let sjis_line_15 = encoding::encode(&text[..line_15], encoding::Encoding::ShiftJis)
+        .unwrap()
+        .len();
+    // Cut in the middle of the first double-byte character of line 15, `   5 ２五歩(26)`.
+    let cut = &file[..sjis_line_15 + 6];
+    let e = Records::new(cut, None, Options::default())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Encoding { .. }), "{e}");
+    assert_eq!(e.line, 15);
+    let moves_before = text
+        .lines()
+        .take(14)
+        .filter(|l| l.starts_with("   "))
+        .count();
+    assert_eq!(e.kept_moves(), moves_before);
+    assert!(moves_before > 0);
 }

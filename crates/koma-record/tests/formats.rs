@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use koma_core::{Move, Position};
 use koma_record::encoding::{self, Encoding};
-use koma_record::{EndKind, Format, Record, RecordMove, bod, csa, ki2, kif, usi};
+use koma_record::input::{Options, Records};
+use koma_record::{EndKind, Format, Record, bod, csa, ki2, kif};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -15,7 +16,9 @@ fn data(name: &str) -> PathBuf {
 /// Reads a data file, detecting encoding and format as the CLI does.
 fn read_file(name: &str) -> (Record, Encoding) {
     let bytes = std::fs::read(data(name)).unwrap();
-    let (text, enc) = encoding::decode(&bytes, None).unwrap();
+    let decoded = encoding::decode(&bytes, None);
+    assert_eq!(decoded.error, None);
+    let (text, enc) = (decoded.text, decoded.encoding);
     let format = Format::from_path(name).unwrap();
     let read = format.read(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
     (read.record, enc)
@@ -44,35 +47,38 @@ fn the_game_in_every_format_has_the_same_moves() {
     let (kif, _) = read_file("yokofudori.kif");
     let (ki2, _) = read_file("yokofudori.ki2");
     let (csa, _) = read_file("yokofudori.csa");
-    assert_eq!(kif.main.moves.len(), 30);
+    assert_eq!(kif.main().moves().len(), 30);
     assert_eq!(usi_moves(&kif), usi_moves(&ki2));
     assert_eq!(usi_moves(&kif)[..16], usi_moves(&csa)[..]);
     assert_eq!(kif.header("先手"), Some("先手太郎"));
     assert_eq!(csa.header("先手"), Some("先手太郎"));
     assert_eq!(csa.header("戦型"), Some("横歩取り"));
-    assert_eq!(kif.main.moves[14].comments, ["横歩を取る"]);
-    assert_eq!(ki2.main.moves[14].comments, ["横歩を取る"]);
-    assert_eq!(csa.main.moves[14].comments, ["横歩を取る"]);
+    assert_eq!(kif.main().moves()[14].comments(), ["横歩を取る"]);
+    assert_eq!(ki2.main().moves()[14].comments(), ["横歩を取る"]);
+    assert_eq!(csa.main().moves()[14].comments(), ["横歩を取る"]);
     assert_eq!(
-        kif.main.end.as_ref().map(|e| e.kind),
+        kif.main().end().as_ref().map(|e| e.kind),
         Some(EndKind::Interrupt)
     );
     assert_eq!(
-        csa.main.end.as_ref().map(|e| e.kind),
+        csa.main().end().as_ref().map(|e| e.kind),
         Some(EndKind::Interrupt)
     );
     // The variation at move 16: 角交換.
-    let v = &kif.main.moves[15].variations[0];
+    let v = &kif.main().moves()[15].variations()[0];
     assert_eq!(
-        v.moves.iter().map(|m| m.mv.to_string()).collect::<Vec<_>>(),
+        v.moves()
+            .iter()
+            .map(|m| m.mv().to_string())
+            .collect::<Vec<_>>(),
         ["2b8h+", "7i8h", "B*4e", "3d2d"]
     );
-    assert_eq!(v.moves[0].comments, ["角交換の変化"]);
+    assert_eq!(v.moves()[0].comments(), ["角交換の変化"]);
     // CSA times are seconds per move; KIF keeps both.
-    assert_eq!(csa.main.moves[14].time.unwrap().used_ms, 72_000);
-    assert_eq!(kif.main.moves[14].time.unwrap().used_ms, 72_000);
+    assert_eq!(csa.main().moves()[14].time().unwrap().used_ms, 72_000);
+    assert_eq!(kif.main().moves()[14].time().unwrap().used_ms, 72_000);
     // The total 00:02:09 is the sum of Black's times, so it is recomputed rather than kept.
-    assert_eq!(kif.main.moves[14].time.unwrap().total_ms, None);
+    assert_eq!(kif.main().moves()[14].time().unwrap().total_ms, None);
     assert!(kif::write(&kif).contains("  15 ３四飛(24)    ( 1:12/00:02:09)\n"));
     assert!(kif::write(&csa).contains("  15 ３四飛(24)    ( 1:12/00:02:09)\n"));
 }
@@ -81,11 +87,11 @@ fn the_game_in_every_format_has_the_same_moves() {
 fn handicap_game() {
     let (rec, _) = read_file("nimaiochi.kif");
     assert_eq!(
-        rec.initial.to_sfen(),
+        rec.initial().to_sfen(),
         "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
     );
     assert_eq!(rec.header("上手"), Some("上手の先生"));
-    assert_eq!(rec.main.moves.len(), 18);
+    assert_eq!(rec.main().moves().len(), 18);
     let text = ki2::write(&rec);
     assert!(text.contains("手合割：二枚落ち\n"), "{text}");
     assert!(text.starts_with("開始日時："));
@@ -112,17 +118,22 @@ fn tsume_in_kif_bod_form() {
     let (rec, enc) = read_file("zukou007.kif");
     assert_eq!(enc, Encoding::ShiftJis);
     assert_eq!(
-        rec.initial.to_sfen(),
+        rec.initial().to_sfen(),
         "1nkg5/2s6/3rp4/1B7/r8/1PN6/9/9/9 b BG3SN2gn4l16p 1"
     );
-    assert_eq!(rec.main.moves.len(), 13);
-    assert_eq!(rec.main.end.as_ref().map(|e| e.kind), Some(EndKind::Mate));
+    assert_eq!(rec.main().moves().len(), 13);
+    assert_eq!(
+        rec.main().end().as_ref().map(|e| e.kind),
+        Some(EndKind::Mate)
+    );
     assert!(rec.position_after(13).is_checkmate());
     assert_eq!(rec.header("作者"), Some("伊藤看寿"));
     let (bod_only, _) = read_file("zukou007.bod");
-    assert_eq!(bod_only.initial, rec.initial);
-    assert!(bod_only.main.moves.is_empty());
-    let lines = usi::read_lines(&std::fs::read_to_string(data("zukou-first5.sfen")).unwrap());
+    assert_eq!(bod_only.initial(), rec.initial());
+    assert!(bod_only.main().moves().is_empty());
+    let file = std::fs::File::open(data("zukou-first5.sfen")).unwrap();
+    let records = Records::new(std::io::BufReader::new(file), None, Options::default()).unwrap();
+    let lines: Vec<_> = records.collect();
     assert_eq!(lines.len(), 5);
     assert!(lines.iter().all(Result::is_ok));
 }
@@ -131,8 +142,8 @@ fn tsume_in_kif_bod_form() {
 fn csa_version_3() {
     let (rec, _) = read_file("v3.csa");
     assert_eq!(rec.header("TIME"), Some("600+10"));
-    assert_eq!(rec.main.moves[0].time.unwrap().used_ms, 1250);
-    assert_eq!(rec.main.end.as_ref().unwrap().time.unwrap().used_ms, 1000);
+    assert_eq!(rec.main().moves()[0].time().unwrap().used_ms, 1250);
+    assert_eq!(rec.main().end().unwrap().time.unwrap().used_ms, 1000);
     assert_eq!(csa::read(&csa::write(&rec)).unwrap().record, rec);
 }
 
@@ -158,7 +169,7 @@ fn same_format_round_trips_keep_everything() {
         let again = format.read(&text).unwrap().record;
         assert_eq!(again, rec, "{name}:\n{text}");
         let bytes = encoding::encode(&text, Encoding::ShiftJis).unwrap();
-        assert_eq!(encoding::decode(&bytes, None).unwrap().0, text);
+        assert_eq!(encoding::decode(&bytes, None).text, text);
     }
 }
 
@@ -179,7 +190,7 @@ fn conversion_matrix_keeps_the_moves() {
             for b in formats {
                 let in_b = b.read(&b.write(&in_a)).unwrap().record;
                 let back = a.read(&a.write(&in_b)).unwrap().record;
-                assert_eq!(back.initial, rec.initial, "{name} {a:?}->{b:?}->{a:?}");
+                assert_eq!(back.initial(), rec.initial(), "{name} {a:?}->{b:?}->{a:?}");
                 assert_eq!(
                     usi_moves(&back),
                     usi_moves(&rec),
@@ -223,17 +234,18 @@ fn zukou_problems_through_every_format() {
             let mv: Move = m.parse().unwrap();
             rec.push(mv).unwrap_or_else(|e| panic!("{sfen}: {e}"));
         }
-        rec.main.end = Some(koma_record::GameEnd::new(EndKind::Mate));
+        rec.edit_main()
+            .set_end(Some(koma_record::GameEnd::new(EndKind::Mate)));
         for f in [Format::Csa, Format::Kif, Format::Ki2, Format::Usi] {
             let back = f
                 .read(&f.write(&rec))
                 .unwrap_or_else(|e| panic!("{sfen} {f:?}: {e}"))
                 .record;
-            assert_eq!(back.initial, rec.initial, "{sfen} {f:?}");
-            assert_eq!(back.main.moves, rec.main.moves, "{sfen} {f:?}");
+            assert_eq!(back.initial(), rec.initial(), "{sfen} {f:?}");
+            assert_eq!(back.main().moves(), rec.main().moves(), "{sfen} {f:?}");
         }
-        let diagram = bod::write(&rec.initial);
-        assert_eq!(bod::read(&diagram).unwrap(), rec.initial);
+        let diagram = bod::write(rec.initial());
+        assert_eq!(&bod::read(&diagram).unwrap(), rec.initial());
         checked += 1;
     }
     assert_eq!(checked, 100);
@@ -252,10 +264,10 @@ fn a_record_built_in_code_writes_everywhere() {
     for m in ["7g7f", "3c3d", "8h2b+", "3a2b"] {
         rec.push(m.parse().unwrap()).unwrap();
     }
-    rec.main.moves[0] = RecordMove {
-        comments: vec!["first".into()],
-        ..rec.main.moves[0].clone()
-    };
+    rec.edit_main()
+        .comments_mut(0)
+        .unwrap()
+        .push("first".into());
     for f in Format::ALL {
         assert!(!f.write(&rec).is_empty());
     }

@@ -1,13 +1,16 @@
 //! `koma convert` and `koma show`: game records and problem files (koma-record).
-//! All logic lives in the koma-record library; this module reads files, parses arguments and
-//! prints.
+//! All logic lives in the koma-record library; this module opens files, parses arguments,
+//! words errors and hints with this command's flags, and prints.
 
-use std::io::{Read as _, Write as _};
-use std::path::Path;
+use std::io::{BufRead, BufWriter, Write as _};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
-use koma_record::encoding::{self, Encoding};
-use koma_record::{Format, Read, Record, bod, japanese, usi, western};
+use koma_record::encoding::{EncodeError, Encoding};
+use koma_record::input::{Options, Records};
+use koma_record::listing::{Notation, move_list};
+use koma_record::output::{RecordWriter, WriteError};
+use koma_record::{Format, Read, ReadError, Record, bod, usi};
 
 use crate::CliError;
 
@@ -20,16 +23,21 @@ pub struct ConvertArgs {
     /// one, or the one after --move N).
     #[arg(long, value_parser = parse_format)]
     to: Format,
-    /// Input format (default: from the file extension, else detected from the text).
+    /// Input format (default: detected from the content, whatever the extension says).
     #[arg(long, value_parser = parse_format)]
     from: Option<Format>,
-    /// Input encoding: utf-8 or shift-jis (default: detected).
+    /// Input encoding: utf-8, shift-jis or euc-jp (default: detected).
     #[arg(long, value_parser = parse_encoding)]
     encoding: Option<Encoding>,
     /// Write here instead of standard output.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "out_dir")]
     out: Option<String>,
-    /// Output encoding (default: shift-jis for a .kif or .ki2 --out file, else utf-8).
+    /// Write each record to its own file in this directory (for inputs of many records in a
+    /// format that holds one a file, such as KIF).
+    #[arg(long)]
+    out_dir: Option<PathBuf>,
+    /// Output encoding: utf-8, shift-jis or euc-jp (default: shift-jis for .kif and .ki2 files,
+    /// else utf-8).
     #[arg(long, value_parser = parse_encoding)]
     out_encoding: Option<Encoding>,
     /// For sfen and bod output: the position after this many moves of the main line.
@@ -55,10 +63,10 @@ pub struct ShowArgs {
     /// Name moves in Western notation (P-7f) instead of Japanese (▲７六歩).
     #[arg(long)]
     western: bool,
-    /// Input format of a file (default: from the extension, else detected).
+    /// Input format of a file (default: detected from the content).
     #[arg(long, value_parser = parse_format)]
     from: Option<Format>,
-    /// Input encoding of a file: utf-8 or shift-jis (default: detected).
+    /// Input encoding of a file: utf-8, shift-jis or euc-jp (default: detected).
     #[arg(long, value_parser = parse_encoding)]
     encoding: Option<Encoding>,
 }
@@ -70,32 +78,56 @@ fn parse_format(s: &str) -> Result<Format, String> {
 
 fn parse_encoding(s: &str) -> Result<Encoding, String> {
     Encoding::from_name(s)
-        .ok_or_else(|| format!("unknown encoding `{s}` (expected utf-8 or shift-jis)"))
+        .ok_or_else(|| format!("unknown encoding `{s}` (expected utf-8, shift-jis or euc-jp)"))
 }
 
-/// Reads a file or standard input and decodes it.
-fn read_text(file: &str, encoding: Option<Encoding>) -> Result<String, CliError> {
-    let mut bytes = Vec::new();
-    if file == "-" {
-        std::io::stdin().read_to_end(&mut bytes)?;
+/// Opens a file or standard input (`-`) through the library's one detection call.
+fn open(file: &str, options: Options) -> Result<Records<Box<dyn BufRead>>, CliError> {
+    let src: Box<dyn BufRead> = if file == "-" {
+        Box::new(std::io::stdin().lock())
     } else {
-        bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+        let f = std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let name = (file != "-").then_some(file);
+    let records = Records::new(src, name, options).map_err(|e| format!("{file}: {e}"))?;
+    for w in &records.detected().warnings {
+        eprintln!("koma: warning: {file}: {w}");
     }
-    let (text, _) = encoding::decode(&bytes, encoding).map_err(|e| format!("{file}: {e}"))?;
-    if text.trim().is_empty() {
-        return Err(format!("{file}: the input is empty (expected a record)").into());
-    }
-    Ok(text)
-}
-
-fn input_format(file: &str, from: Option<Format>, text: &str) -> Format {
-    from.or_else(|| Format::from_path(file))
-        .unwrap_or_else(|| Format::detect(text))
+    Ok(records)
 }
 
 fn print_warnings(file: &str, read: &Read) {
     for w in &read.warnings {
         eprintln!("koma: warning: {file}: {w}");
+    }
+}
+
+/// An encoding error worded with the flag that fixes it.
+fn encode_hint(e: &EncodeError) -> String {
+    format!("{e} (write it in UTF-8: --out-encoding utf-8)")
+}
+
+fn write_error(e: WriteError) -> CliError {
+    match e {
+        WriteError::Unrepresentable(e) => encode_hint(&e).into(),
+        WriteError::OneRecordOnly { format, .. } => format!(
+            "{} holds one record a file and the input holds several (write one file each with --out-dir DIR)",
+            format.name().to_uppercase()
+        )
+        .into(),
+        e => e.into(),
+    }
+}
+
+/// A record that failed to read, worded for a person: where, what, and what was kept.
+fn read_failure(file: &str, e: &ReadError) -> String {
+    match &e.partial {
+        Some(_) => format!(
+            "{file}: {e} (the {} moves before it were written)",
+            e.kept_moves()
+        ),
+        None => format!("{file}: {e}"),
     }
 }
 
@@ -106,7 +138,7 @@ fn position_at(
     default: usize,
 ) -> Result<koma_core::Position, CliError> {
     let n = n.unwrap_or(default);
-    let len = record.main.moves.len();
+    let len = record.main().moves().len();
     if n > len {
         return Err(
             format!("--move {n}: the main line has {len} moves (expected 0..={len})").into(),
@@ -115,70 +147,8 @@ fn position_at(
     Ok(record.position_after(n))
 }
 
-/// `koma convert`.
-pub fn convert(args: ConvertArgs) -> Result<(), CliError> {
-    let text = read_text(&args.file, args.encoding)?;
-    let from = input_format(&args.file, args.from, &text);
-    let mut output = String::new();
-    let mut failure = None;
-    let lines = if from == Format::Sfen {
-        usi::read_lines(&text)
-    } else {
-        Vec::new()
-    };
-    if lines.len() > 1 {
-        // A problem file: one position per line, each converted on its own.
-        for (i, rec) in lines.into_iter().enumerate() {
-            let rec = rec.map_err(|e| format!("{}: {e}", args.file))?;
-            if i > 0 && !matches!(args.to, Format::Sfen | Format::Usi) {
-                output.push('\n');
-            }
-            output.push_str(&write_record(&rec, args.to, args.move_number)?);
-        }
-    } else {
-        let record = match from.read(&text) {
-            Ok(read) => {
-                print_warnings(&args.file, &read);
-                read.record
-            }
-            Err(mut e) => {
-                let Some(partial) = e.partial.take() else {
-                    return Err(format!("{}: {e}", args.file).into());
-                };
-                let n = partial.main.moves.len();
-                failure = Some(format!(
-                    "{}: {e} (the {n} moves before it were written)",
-                    args.file
-                ));
-                *partial
-            }
-        };
-        if record.has_variations() && matches!(args.to, Format::Csa | Format::Usi) {
-            eprintln!(
-                "koma: warning: {}: {} has no variations; only the main line is written",
-                args.file,
-                args.to.name()
-            );
-        }
-        output = write_record(&record, args.to, args.move_number)?;
-    }
-    let out_enc = args.out_encoding.unwrap_or_else(|| {
-        args.out
-            .as_deref()
-            .map_or(Encoding::Utf8, Encoding::for_path)
-    });
-    let bytes = encoding::encode(&output, out_enc)?;
-    match &args.out {
-        Some(path) => std::fs::write(path, bytes).map_err(|e| format!("{path}: {e}"))?,
-        None => std::io::stdout().write_all(&bytes)?,
-    }
-    match failure {
-        Some(msg) => Err(msg.into()),
-        None => Ok(()),
-    }
-}
-
-fn write_record(
+/// The text of one record in the output format (`--move` picks a position for sfen and bod).
+fn record_text(
     record: &Record,
     to: Format,
     move_number: Option<usize>,
@@ -191,14 +161,158 @@ fn write_record(
     })
 }
 
+/// Where converted records go: one stream, or a file each in a directory.
+enum Sink {
+    Stream(RecordWriter<Box<dyn std::io::Write>>),
+    Dir {
+        dir: PathBuf,
+        stem: String,
+        to: Format,
+        encoding: Encoding,
+        written: usize,
+    },
+}
+
+impl Sink {
+    fn write(&mut self, text: &str) -> Result<(), CliError> {
+        match self {
+            Sink::Stream(w) => w.write_text(text).map_err(write_error),
+            Sink::Dir {
+                dir,
+                stem,
+                to,
+                encoding,
+                written,
+            } => {
+                *written += 1;
+                let path = dir.join(format!("{stem}-{:04}.{}", written, to.name()));
+                let bytes =
+                    koma_record::encoding::encode(text, *encoding).map_err(|e| encode_hint(&e))?;
+                std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self) -> Result<(), CliError> {
+        if let Sink::Stream(w) = self {
+            w.finish().map_err(write_error)?;
+        }
+        Ok(())
+    }
+}
+
+fn sink(args: &ConvertArgs) -> Result<Sink, CliError> {
+    if let Some(dir) = &args.out_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let stem = Path::new(&args.file)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .filter(|_| args.file != "-")
+            .unwrap_or("record")
+            .to_owned();
+        let encoding = args
+            .out_encoding
+            .unwrap_or_else(|| Encoding::for_path(&format!("x.{}", args.to.name())));
+        return Ok(Sink::Dir {
+            dir: dir.clone(),
+            stem,
+            to: args.to,
+            encoding,
+            written: 0,
+        });
+    }
+    let encoding = args.out_encoding.unwrap_or_else(|| {
+        args.out
+            .as_deref()
+            .map_or(Encoding::Utf8, Encoding::for_path)
+    });
+    let out: Box<dyn std::io::Write> = match &args.out {
+        Some(path) => Box::new(BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?,
+        )),
+        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    };
+    Ok(Sink::Stream(RecordWriter::new(out, args.to, encoding)))
+}
+
+/// The most failed records `koma convert` names one by one; the rest are counted.
+const FAILURES_SHOWN: usize = 10;
+
+/// `koma convert`: reads the records of the input one at a time and writes each as it comes.
+pub fn convert(args: ConvertArgs) -> Result<(), CliError> {
+    let options = Options {
+        format: args.from,
+        encoding: args.encoding,
+    };
+    let mut records = open(&args.file, options)?.peekable();
+    let first = records.next();
+    let several = records.peek().is_some();
+    if several && !args.to.holds_many() && args.out_dir.is_none() {
+        return Err(format!(
+            "{}: the input holds several records and {} holds one a file (write one file each with --out-dir DIR)",
+            args.file,
+            args.to.name().to_uppercase()
+        )
+        .into());
+    }
+    let mut sink = sink(&args)?;
+    let (mut total, mut failures) = (0usize, Vec::new());
+    for item in first.into_iter().chain(records) {
+        total += 1;
+        let record = match item {
+            Ok(read) => {
+                print_warnings(&args.file, &read);
+                read.record
+            }
+            Err(mut e) => {
+                let message = read_failure(&args.file, &e);
+                let partial = e.partial.take();
+                if several && failures.len() < FAILURES_SHOWN {
+                    eprintln!("koma: error: {message}");
+                }
+                failures.push(message);
+                match partial {
+                    Some(p) => *p,
+                    None => continue,
+                }
+            }
+        };
+        for loss in args.to.losses(&record) {
+            eprintln!("koma: warning: {}: {loss}", args.file);
+        }
+        sink.write(&record_text(&record, args.to, args.move_number)?)?;
+    }
+    sink.finish()?;
+    match failures.len() {
+        0 => Ok(()),
+        1 if total == 1 => Err(failures.remove(0).into()),
+        n => Err(format!(
+            "{}: {n} of {total} records could not be read whole (their good moves were written)",
+            args.file
+        )
+        .into()),
+    }
+}
+
 /// `koma show`.
 pub fn show(args: ShowArgs) -> Result<(), CliError> {
     let record = if args.input == "-" || Path::new(&args.input).is_file() {
-        let text = read_text(&args.input, args.encoding)?;
-        let format = input_format(&args.input, args.from, &text);
-        let read = format
-            .read(&text)
-            .map_err(|e| format!("{}: {e}", args.input))?;
+        let options = Options {
+            format: args.from,
+            encoding: args.encoding,
+        };
+        let mut records = open(&args.input, options)?;
+        let read = match records.next() {
+            Some(read) => read.map_err(|e| format!("{}: {e}", args.input))?,
+            None => return Err(format!("{}: no record", args.input).into()),
+        };
+        if records.next().is_some() {
+            eprintln!(
+                "koma: warning: {}: the input holds several records; showing the first",
+                args.input
+            );
+        }
         print_warnings(&args.input, &read);
         read.record
     } else {
@@ -215,7 +329,7 @@ pub fn show(args: ShowArgs) -> Result<(), CliError> {
             out.push_str(&format!("{key}：{v}\n"));
         }
     }
-    let len = record.main.moves.len();
+    let len = record.main().moves().len();
     let shown: Vec<usize> = if args.all {
         (0..=len).collect()
     } else {
@@ -233,30 +347,14 @@ pub fn show(args: ShowArgs) -> Result<(), CliError> {
         });
     }
     if len > 0 && !args.all {
-        out.push_str(&move_list(&record, args.western));
+        let notation = if args.western {
+            Notation::Western
+        } else {
+            Notation::Japanese
+        };
+        out.push('\n');
+        out.push_str(&move_list(&record, notation));
     }
     std::io::stdout().write_all(out.as_bytes())?;
     Ok(())
-}
-
-/// The main line's moves, numbered, ten to a line.
-fn move_list(record: &Record, western_names: bool) -> String {
-    let mut pos = record.initial.clone();
-    let mut out = String::from("\n");
-    for (i, m) in record.moves().enumerate() {
-        let name = if western_names {
-            western::move_name(&pos, m)
-        } else {
-            japanese::move_name(&pos, m)
-        };
-        out.push_str(&format!("{}.{name}", pos.ply()));
-        out.push(if i % 10 == 9 { '\n' } else { ' ' });
-        pos.do_move(m);
-    }
-    if let Some(end) = &record.main.end {
-        out.push_str(end.kind.kif(pos.side_to_move()));
-    }
-    out.truncate(out.trim_end().len());
-    out.push('\n');
-    out
 }

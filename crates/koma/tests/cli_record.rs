@@ -96,3 +96,106 @@ fn show_draws_positions() {
     let (ok, _, err) = koma(&["show", "not a position"], "");
     assert!(!ok && err.starts_with("koma: error:"));
 }
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("koma-cli-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// A KIF tsume problem (a diagram, no extension to go by) reads the same from a path without an
+/// extension and from standard input.
+#[test]
+fn format_from_content_for_paths_and_stdin() {
+    let bytes = std::fs::read(data("zukou007.kif")).unwrap();
+    let path = temp("problem");
+    std::fs::write(&path, &bytes).unwrap();
+    let (ok, from_path, _) = koma(&["convert", path.to_str().unwrap(), "--to", "sfen"], "");
+    assert!(ok);
+    assert_eq!(
+        from_path,
+        "1nkg5/2s6/3rp4/1B7/r8/1PN6/9/9/9 b BG3SN2gn4l16p 1\n"
+    );
+    let text = std::fs::read_to_string(data("zukou007.bod")).unwrap();
+    let (ok, from_stdin, _) = koma(&["convert", "-", "--to", "sfen"], &text);
+    assert!(ok);
+    assert_eq!(from_stdin, from_path);
+    // Content wins over an extension that says otherwise, with a warning.
+    let csa_as_kif = temp("game.kif");
+    std::fs::copy(data("yokofudori.csa"), &csa_as_kif).unwrap();
+    let (ok, out, err) = koma(
+        &["convert", csa_as_kif.to_str().unwrap(), "--to", "usi"],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.starts_with("position startpos moves 7g7f"), "{out}");
+    assert!(err.contains("the content is csa, not kif"), "{err}");
+}
+
+/// Many records: CSA's own `/` form (which koma reads back), one file each with --out-dir, and a
+/// refusal for KIF to one stream.
+#[test]
+fn many_records_in_each_format_own_form() {
+    let sfen = "8k/9/9/9/9/9/9/9/8K b - 1\n4k4/9/9/9/9/9/9/9/4K4 b G 1\n";
+    let (ok, csa, _) = koma(&["convert", "-", "--to", "csa"], sfen);
+    assert!(ok);
+    assert_eq!(csa.matches("\n/\n").count(), 1, "{csa}");
+    let (ok, back, _) = koma(&["convert", "-", "--to", "sfen"], &csa);
+    assert!(ok);
+    assert_eq!(back, sfen);
+    let (ok, out, err) = koma(&["convert", "-", "--to", "kif"], sfen);
+    assert!(!ok && out.is_empty());
+    assert!(err.contains("--out-dir"), "{err}");
+    let dir = temp("out");
+    let (ok, _, err) = koma(
+        &[
+            "convert",
+            "-",
+            "--to",
+            "kif",
+            "--out-dir",
+            dir.to_str().unwrap(),
+        ],
+        sfen,
+    );
+    assert!(ok, "{err}");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["record-0001.kif", "record-0002.kif"]);
+}
+
+/// A character Shift-JIS cannot hold: the hint names the flag that works.
+#[test]
+fn unrepresentable_character_hint_names_out_encoding() {
+    let path = temp("emoji.kif");
+    let (ok, _, err) = koma(
+        &[
+            "convert",
+            "-",
+            "--to",
+            "kif",
+            "--out",
+            path.to_str().unwrap(),
+        ],
+        "V2.2\nN+先手😀\nPI\n+\n+7776FU\n",
+    );
+    assert!(!ok);
+    assert!(err.contains("`😀` cannot be written in Shift-JIS"), "{err}");
+    assert!(err.contains("--out-encoding utf-8"), "{err}");
+    assert!(!err.contains("--encoding utf-8"), "{err}");
+}
+
+/// One reading of USI position strings: `koma show` and `koma moves` say the same.
+#[test]
+fn one_usi_position_reading() {
+    let (ok, _, show) = koma(&["show", "startpos 7g7f"], "");
+    assert!(!ok);
+    let (ok, _, moves) = koma(&["moves", "startpos 7g7f"], "");
+    assert!(!ok);
+    let words = "expected `moves` after the position, found `7g7f`";
+    assert!(show.trim_end().ends_with(words), "{show}");
+    assert!(moves.trim_end().ends_with(words), "{moves}");
+}
