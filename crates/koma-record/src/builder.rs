@@ -143,6 +143,34 @@ impl Builder {
         true
     }
 
+    /// Opens a new variation of move `index` of the line being read (an alternative to it) and
+    /// reads on in it; [`Builder::back`] returns to where the builder was.
+    pub(crate) fn fork(&mut self, index: usize) -> Saved {
+        let saved = Saved {
+            path: self.path.clone(),
+            pos: self.pos.clone(),
+            totals: self.totals,
+        };
+        let node = &mut self.line_mut().moves[index];
+        node.variations.push(Line::default());
+        let v = node.variations.len() - 1;
+        self.path.push((index, v));
+        (self.pos, self.totals) = self.replay();
+        saved
+    }
+
+    /// Returns to the line a [`Builder::fork`] left.
+    pub(crate) fn back(&mut self, saved: Saved) {
+        self.path = saved.path;
+        self.pos = saved.pos;
+        self.totals = saved.totals;
+    }
+
+    /// How many moves the line being read has.
+    pub(crate) fn line_len(&mut self) -> usize {
+        self.line_mut().moves.len()
+    }
+
     fn line_at(&self, path: &[(usize, usize)]) -> &Line {
         let mut line = &self.record.main;
         for &(i, v) in path {
@@ -183,6 +211,13 @@ impl Builder {
     pub(crate) fn finish(self) -> Record {
         self.record
     }
+}
+
+/// Where a [`Builder`] was before a [`Builder::fork`].
+pub(crate) struct Saved {
+    path: Vec<(usize, usize)>,
+    pos: Position,
+    totals: [u64; 2],
 }
 
 /// Calls `f` for every variation of the record in the order KIF writes them: the variations of

@@ -15,7 +15,7 @@ use crate::error::excerpt;
 use crate::{EndKind, ErrorKind, GameEnd, MoveTime, Read, ReadError, Record, Warning};
 
 /// CSA's two-letter piece names, in [`PieceKind`] order.
-const NAMES: [&str; 14] = [
+pub(crate) const NAMES: [&str; 14] = [
     "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
 ];
 
@@ -32,7 +32,7 @@ const HEADER_KEYS: [(&str, &str); 6] = [
 /// Other CSA 3.0 headers, kept under their own names without a warning.
 const OTHER_KNOWN: [&str; 4] = ["TIME", "MAX_MOVES", "JISHOGI", "NOTE"];
 
-fn piece_kind(name: &str) -> Option<PieceKind> {
+pub(crate) fn piece_kind(name: &str) -> Option<PieceKind> {
     NAMES
         .iter()
         .position(|&n| n == name)

@@ -74,8 +74,9 @@ pub const EXCERPT_CHARS: usize = 40;
 
 /// A record that could not be read, with where and why.
 ///
-/// `line` and `column` count from 1 (column in characters; 0 for an error that is not at a
-/// place in the text, such as a file that does not open); `text` is a bounded excerpt of the
+/// `line` and `column` count from 1 (column in characters; both 0 for an error that is not at a
+/// place in the text: a file that does not open, an empty input, or a place in a JSON tree,
+/// which `text` then names, like `moves[3].move`); `text` is otherwise a bounded excerpt of the
 /// input starting at the column. When moves were read before the problem, `partial` holds the
 /// record up to the last good move, so a user never loses the part that was good.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -149,7 +150,12 @@ impl ReadError {
 
     fn describe(&self) -> String {
         if self.column == 0 {
-            return self.kind.to_string();
+            // Not at a place in the text: an I/O error, an empty input, or a place in a tree
+            // (JKF's `moves[3].move`) named by `text`.
+            return match self.text.as_str() {
+                "" => self.kind.to_string(),
+                at => format!("at {at}: {}", self.kind),
+            };
         }
         format!(
             "line {}, column {}: `{}`: {}",

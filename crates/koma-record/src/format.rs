@@ -1,6 +1,6 @@
 //! Choosing a reader or writer: [`Format`] by name, by file extension or by looking at the text.
 
-use crate::{Read, ReadError, Record, bod, csa, ki2, kif, usi};
+use crate::{Read, ReadError, Record, bod, csa, jkf, ki2, kif, usi};
 
 /// A record format koma reads and writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,20 +18,23 @@ pub enum Format {
     /// A BOD diagram (`.bod`). Writing gives the initial position; reading accepts a KIF
     /// header too.
     Bod,
+    /// JKF, the JSON kifu format of Kifu for JS and ShogiHome (`.jkf`, `.json`).
+    Jkf,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Csa,
         Format::Kif,
         Format::Ki2,
         Format::Usi,
         Format::Sfen,
         Format::Bod,
+        Format::Jkf,
     ];
 
-    /// The format's name: `csa`, `kif`, `ki2`, `usi`, `sfen`, `bod`.
+    /// The format's name: `csa`, `kif`, `ki2`, `usi`, `sfen`, `bod`, `jkf`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Csa => "csa",
@@ -40,14 +43,16 @@ impl Format {
             Format::Usi => "usi",
             Format::Sfen => "sfen",
             Format::Bod => "bod",
+            Format::Jkf => "jkf",
         }
     }
 
-    /// The format with this name (`kifu` and `ki2u` are accepted as well, any case).
+    /// The format with this name (`kifu`, `ki2u` and `json` are accepted as well, any case).
     pub fn from_name(name: &str) -> Option<Format> {
         match name.to_ascii_lowercase().as_str() {
             "kifu" => Some(Format::Kif),
             "ki2u" => Some(Format::Ki2),
+            "json" => Some(Format::Jkf),
             n => Format::ALL.into_iter().find(|f| f.name() == n),
         }
     }
@@ -84,6 +89,7 @@ impl Format {
     /// // A tsume diagram in KIF: the board's border is not a CSA line.
     /// let tsume = "後手の持駒：残り全部\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n";
     /// assert_eq!(Format::sniff(tsume), Some(Format::Bod));
+    /// assert_eq!(Format::sniff("{\"header\": {}, \"moves\": [{}]}"), Some(Format::Jkf));
     /// assert_eq!(Format::sniff("\n# only a comment\n"), None);
     /// ```
     pub fn sniff(text: &str) -> Option<Format> {
@@ -125,6 +131,7 @@ impl Format {
             Format::Kif | Format::Bod => kif::read(text),
             Format::Ki2 => ki2::read(text),
             Format::Usi | Format::Sfen => usi::read(text),
+            Format::Jkf => jkf::read(text),
         }
     }
 
@@ -137,12 +144,16 @@ impl Format {
             Format::Usi => usi::write(record),
             Format::Sfen => format!("{}\n", record.initial.to_sfen()),
             Format::Bod => bod::write(&record.initial),
+            Format::Jkf => jkf::write(record),
         }
     }
 }
 
 /// The format a line (trimmed, not blank) can only belong to, if any.
 fn decisive(t: &str) -> Option<Format> {
+    if t.starts_with('{') {
+        return Some(Format::Jkf);
+    }
     let first = t.split_whitespace().next().unwrap_or("");
     if ["position", "startpos", "sfen"].contains(&first) {
         return Some(Format::Usi);

@@ -260,7 +260,7 @@ impl<R: BufRead> Iterator for Records<R> {
         let item = match self.detected.format {
             Format::Usi | Format::Sfen => self.next_usi(),
             Format::Csa => self.next_csa(),
-            Format::Kif | Format::Ki2 | Format::Bod => self.next_whole(),
+            Format::Kif | Format::Ki2 | Format::Bod | Format::Jkf => self.next_whole(),
         };
         match item {
             None if self.yielded == 0 => {

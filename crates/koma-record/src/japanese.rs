@@ -169,7 +169,7 @@ pub(crate) fn write_move(pos: &Position, m: Move, notation: Notation) -> String 
 }
 
 /// The squares of the side to move's pieces of `kind` that can legally move to `to`.
-fn candidates(pos: &Position, kind: PieceKind, to: Square) -> Vec<Square> {
+pub(crate) fn candidates(pos: &Position, kind: PieceKind, to: Square) -> Vec<Square> {
     let mut out: Vec<Square> = Vec::new();
     for m in pos.legal_moves().iter() {
         if let Some(from) = m.from() {
@@ -239,7 +239,7 @@ fn straight_up(color: Color, from: Square, to: Square) -> bool {
 }
 
 /// The disambiguation words for a board move of `kind` from `from` to `to` (empty if none needed).
-fn modifiers(pos: &Position, from: Square, to: Square, kind: PieceKind) -> String {
+pub(crate) fn modifiers(pos: &Position, from: Square, to: Square, kind: PieceKind) -> String {
     let us = pos.side_to_move();
     let others: Vec<Square> = candidates(pos, kind, to)
         .into_iter()

@@ -45,6 +45,7 @@ pub mod format;
 pub mod handicap;
 pub mod input;
 pub mod japanese;
+pub mod jkf;
 pub mod ki2;
 pub mod kif;
 pub mod listing;

@@ -91,8 +91,14 @@ proptest! {
     }
 }
 
-/// Every file of the test data, as bytes (Shift-JIS and UTF-8 alike).
-const FILES: [&[u8]; 12] = [
+/// Files of the test data and the corpus, as bytes (Shift-JIS, EUC-JP and UTF-8 alike; every
+/// format).
+const FILES: [&[u8]; 17] = [
+    include_bytes!("corpus/forks.jkf"),
+    include_bytes!("corpus/old-tournament.csa"),
+    include_bytes!("corpus/kachi.csa"),
+    include_bytes!("corpus/tsume-3te.ki2"),
+    include_bytes!("corpus/end-tokens.usi"),
     include_bytes!("data/yokofudori.kif"),
     include_bytes!("data/yokofudori.kifu"),
     include_bytes!("data/yokofudori.ki2"),
@@ -181,7 +187,7 @@ proptest! {
 /// encoding error saying where.
 #[test]
 fn cut_inside_a_character_keeps_the_good_moves() {
-    let file = FILES[0];
+    let file = include_bytes!("data/yokofudori.kif");
     let text = encoding::decode(file, None).text;
     let line_15 = text.lines().take(14).map(|l| l.len() + 1).sum::<usize>();
     let sjis_line_15 = encoding::encode(&text[..line_15], encoding::Encoding::ShiftJis)

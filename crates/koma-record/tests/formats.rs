@@ -176,7 +176,13 @@ fn same_format_round_trips_keep_everything() {
 /// CSA→KIF→CSA and every other pair keep the initial position and the main line.
 #[test]
 fn conversion_matrix_keeps_the_moves() {
-    let formats = [Format::Csa, Format::Kif, Format::Ki2, Format::Usi];
+    let formats = [
+        Format::Csa,
+        Format::Kif,
+        Format::Ki2,
+        Format::Usi,
+        Format::Jkf,
+    ];
     for name in [
         "yokofudori.kif",
         "nimaiochi.kif",

@@ -19,8 +19,8 @@ use crate::CliError;
 pub struct ConvertArgs {
     /// The record file to read, or `-` for standard input.
     file: String,
-    /// Output format: csa, kif, ki2, usi, sfen or bod (sfen and bod give a position: the initial
-    /// one, or the one after --move N).
+    /// Output format: csa, kif, ki2, usi, sfen, bod or jkf (sfen and bod give a position: the
+    /// initial one, or the one after --move N).
     #[arg(long, value_parser = parse_format)]
     to: Format,
     /// Input format (default: detected from the content, whatever the extension says).
@@ -72,8 +72,9 @@ pub struct ShowArgs {
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
-    Format::from_name(s)
-        .ok_or_else(|| format!("unknown format `{s}` (expected csa, kif, ki2, usi, sfen or bod)"))
+    Format::from_name(s).ok_or_else(|| {
+        format!("unknown format `{s}` (expected csa, kif, ki2, usi, sfen, bod or jkf)")
+    })
 }
 
 fn parse_encoding(s: &str) -> Result<Encoding, String> {

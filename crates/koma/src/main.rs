@@ -29,7 +29,7 @@ enum Command {
     Perft(cmd_core::PerftArgs),
     /// List the legal moves of a position.
     Moves(cmd_core::MovesArgs),
-    /// Convert a game record or problem file between CSA, KIF, KI2, USI, SFEN and BOD.
+    /// Convert a game record or problem file between CSA, KIF, KI2, USI, SFEN, BOD and JKF.
     Convert(cmd_record::ConvertArgs),
     /// Draw a position (SFEN, USI position string or record file) as a board diagram.
     Show(cmd_record::ShowArgs),

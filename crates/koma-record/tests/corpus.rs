@@ -1,0 +1,338 @@
+//! The record corpus (tests/corpus, sources in tests/corpus/SOURCES.md): every file opens through
+//! the one input call, the same from its path and as nameless bytes (standard input), and each
+//! problem real files showed is checked on the file that shows it.
+
+use std::path::PathBuf;
+
+use koma_record::encoding::Encoding;
+use koma_record::input::{self, Options, Records};
+use koma_record::output::RecordWriter;
+use koma_record::{EndKind, ErrorKind, Format, Read, Record, ki2, kif, usi};
+
+fn path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(name)
+}
+
+/// Every file of the corpus, with the encoding and format its content has.
+const CORPUS: [(&str, Encoding, Format); 17] = [
+    (
+        "meijinsen_20180508_M7_10034.kifu",
+        Encoding::Utf8,
+        Format::Kif,
+    ),
+    ("fuujite.ki2u", Encoding::Utf8, Format::Ki2),
+    ("doh_branch.kifu", Encoding::Utf8, Format::Kif),
+    ("shogidokoro.kifu", Encoding::Utf8, Format::Kif),
+    ("same_move_minimal.jkf", Encoding::Utf8, Format::Jkf),
+    ("tsume-3te.kif", Encoding::ShiftJis, Format::Kif),
+    ("tsume-3te.ki2", Encoding::ShiftJis, Format::Ki2),
+    ("tsume-3te-de.ki2u", Encoding::Utf8, Format::Ki2),
+    ("hansoku.ki2u", Encoding::Utf8, Format::Ki2),
+    ("kachi.csa", Encoding::Utf8, Format::Csa),
+    ("old-tournament.csa", Encoding::EucJp, Format::Csa),
+    ("bom.kifu", Encoding::Utf8, Format::Kif),
+    ("teai-conflict.kif", Encoding::ShiftJis, Format::Kif),
+    ("teai-twice.kifu", Encoding::Utf8, Format::Kif),
+    ("end-tokens.usi", Encoding::Utf8, Format::Usi),
+    ("forks.jkf", Encoding::Utf8, Format::Jkf),
+    ("../data/zukou-first5.sfen", Encoding::Utf8, Format::Sfen),
+];
+
+/// The records of a corpus file read from its path (a missing file fails the test).
+fn read_path(name: &str) -> Vec<Read> {
+    let records = input::open(&path(name), Options::default())
+        .unwrap_or_else(|e| panic!("{name}: {e} (the corpus is part of the repository)"));
+    records
+        .map(|r| r.unwrap_or_else(|e| panic!("{name}: {e}")))
+        .collect()
+}
+
+fn one(name: &str) -> Read {
+    let mut all = read_path(name);
+    assert_eq!(all.len(), 1, "{name}");
+    all.remove(0)
+}
+
+fn usi_moves(rec: &Record) -> Vec<String> {
+    rec.moves().map(|m| m.to_string()).collect()
+}
+
+fn end(rec: &Record) -> Option<EndKind> {
+    rec.main().end().map(|e| e.kind)
+}
+
+/// Every file: encoding and format detected from the content, the same records from the path
+/// and from nameless bytes (as from standard input), and written in every format and read back
+/// with the same main line where the format holds moves.
+#[test]
+fn every_file_opens_the_same_from_path_and_stdin() {
+    for (name, encoding, format) in CORPUS {
+        let bytes = std::fs::read(path(name)).unwrap();
+        let records = Records::new(&bytes[..], None, Options::default()).unwrap();
+        assert_eq!(
+            (records.detected().encoding, records.detected().format),
+            (encoding, format),
+            "{name}"
+        );
+        let from_stdin: Vec<Read> = records.map(|r| r.unwrap()).collect();
+        let from_path = read_path(name);
+        assert_eq!(from_stdin, from_path, "{name}");
+        for read in &from_path {
+            let rec = &read.record;
+            for f in [
+                Format::Csa,
+                Format::Kif,
+                Format::Ki2,
+                Format::Usi,
+                Format::Jkf,
+            ] {
+                let back = f
+                    .read(&f.write(rec))
+                    .unwrap_or_else(|e| panic!("{name} {f:?}: {e}"));
+                assert_eq!(back.record.initial(), rec.initial(), "{name} {f:?}");
+                assert_eq!(usi_moves(&back.record), usi_moves(rec), "{name} {f:?}");
+            }
+        }
+    }
+}
+
+/// Item 1: a tsume problem with a diagram is KIF (or KI2) by its content, even as bytes with no
+/// name; and the problem's line ends in mate.
+#[test]
+fn tsume_diagrams_by_content() {
+    for name in ["tsume-3te.kif", "tsume-3te.ki2", "tsume-3te-de.ki2u"] {
+        let rec = one(name).record;
+        assert_eq!(
+            rec.initial().to_sfen(),
+            "8k/6n2/5g3/7P1/9/9/9/9/4K4 b RG 1",
+            "{name}"
+        );
+        assert_eq!(rec.main().moves().len(), 3, "{name}");
+        assert!(rec.position_after(3).is_checkmate(), "{name}");
+        assert_eq!(end(&rec), Some(EndKind::Mate), "{name}");
+    }
+    let kif = one("tsume-3te.kif").record;
+    assert_eq!(kif.main().moves()[0].comments(), ["王手"]);
+    assert_eq!(usi_moves(&kif), usi_moves(&one("tsume-3te.ki2").record));
+}
+
+/// Item 2 and 3: the closing lines and 封じ手, through one table of ends.
+#[test]
+fn ki2_results_and_sealed_moves() {
+    let rec = one("hansoku.ki2u").record;
+    assert_eq!(end(&rec), Some(EndKind::IllegalMove));
+    assert!(ki2::write(&rec).ends_with("まで2手で後手の反則勝ち\n"));
+    let rec = one("fuujite.ki2u").record;
+    assert_eq!(end(&rec), Some(EndKind::Sealed));
+    assert_eq!(rec.header("手合割"), Some("八枚落ち"));
+    assert_eq!(usi_moves(&rec), ["6a7b", "7g7f"]);
+
+    let meijin = one("meijinsen_20180508_M7_10034.kifu").record;
+    assert_eq!(meijin.main().moves().len(), 52);
+    let sealed = meijin.main().end().unwrap();
+    assert_eq!(sealed.kind, EndKind::Sealed);
+    assert_eq!(sealed.time.unwrap().used_ms, 25 * 60 * 1000);
+    assert_eq!(meijin.header("先手"), Some("羽生 善治竜王"));
+    let kif_text = kif::write(&meijin);
+    assert!(kif_text.contains("\n  53 封じ手"), "{kif_text}");
+    assert!(kif_text.contains("まで52手で封じ手\n"), "{kif_text}");
+    // CSA has no sealed move: the nearest, %CHUDAN, and a remark saying so.
+    assert!(Format::Csa.write(&meijin).contains("\n%CHUDAN\n"));
+    assert_eq!(
+        Format::Csa.losses(&meijin),
+        ["CSA has no special move for 封じ手; written as %CHUDAN"]
+    );
+}
+
+/// Item 4: CSA comments after commas, and EUC-JP.
+#[test]
+fn csa_comments_after_commas_and_euc_jp() {
+    let rec = one("kachi.csa").record;
+    assert_eq!(usi_moves(&rec), ["7g7f", "3c3d", "2g2f", "8c8d"]);
+    let moves = rec.main().moves();
+    assert_eq!(moves[0].time().unwrap().used_ms, 0);
+    assert_eq!(moves[0].comments(), ["T0 depth 1 score 0"]);
+    assert_eq!(moves[1].comments(), [" 30 8c8d"]);
+    assert_eq!(moves[2].comments(), ["* 45 8c8d 2f2e"]);
+    let kachi = rec.main().end().unwrap();
+    assert_eq!(kachi.kind, EndKind::DeclareWin);
+    assert_eq!(kachi.comments, [" -5000 win"]);
+
+    let rec = one("old-tournament.csa").record;
+    assert_eq!(rec.header("先手"), Some("先手の名人"));
+    assert_eq!(rec.header("棋戦"), Some("第一回コーパス杯"));
+    assert_eq!(rec.main().moves()[0].comments(), ["初手は角道を開ける"]);
+    assert_eq!(end(&rec), Some(EndKind::Resign));
+}
+
+/// Item 5: USI records ending in a game-end token.
+#[test]
+fn usi_end_tokens() {
+    let kinds: Vec<Option<EndKind>> = read_path("end-tokens.usi")
+        .iter()
+        .map(|r| end(&r.record))
+        .collect();
+    use EndKind::*;
+    assert_eq!(
+        kinds,
+        [
+            Repetition,
+            Resign,
+            DeclareWin,
+            Draw,
+            SuperiorPosition,
+            InferiorPosition,
+            IllegalWin,
+            IllegalMove,
+            TimeUp,
+            Interrupt
+        ]
+        .map(Some)
+    );
+}
+
+/// Item 6: many records written in the format's own form read back as many records.
+#[test]
+fn many_records_round_trip_in_csa_and_usi() {
+    let records: Vec<Record> = read_path("end-tokens.usi")
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
+    for format in [Format::Csa, Format::Usi, Format::Sfen] {
+        let mut w = RecordWriter::new(Vec::new(), format, Encoding::Utf8);
+        for r in &records {
+            w.write(r).unwrap();
+        }
+        let bytes = w.finish().unwrap();
+        let back: Vec<Record> = Records::new(&bytes[..], None, Options::default())
+            .unwrap()
+            .map(|r| r.unwrap().record)
+            .collect();
+        assert_eq!(back.len(), records.len(), "{format:?}");
+        for (a, b) in back.iter().zip(&records) {
+            assert_eq!(a.initial(), b.initial(), "{format:?}");
+            if format != Format::Sfen {
+                assert_eq!(usi_moves(a), usi_moves(b), "{format:?}");
+            }
+        }
+    }
+}
+
+/// Item 9: the moves before a problem are kept by every reader, and counted.
+#[test]
+fn every_reader_keeps_the_moves_before_a_problem() {
+    let rec = one("meijinsen_20180508_M7_10034.kifu").record;
+    let cases: [(Format, &str, &str); 4] = [
+        (Format::Kif, "  31 ９六歩(97)", "  31 ９六X(97)"),
+        (Format::Ki2, "▲９六歩", "▲９六X"),
+        (Format::Csa, "+9796FU", "+9796XX"),
+        (Format::Usi, " 9g9f ", " 9g9x "),
+    ];
+    for (format, good, bad) in cases {
+        let text = format.write(&rec);
+        assert!(text.contains(good), "{format:?}: {good} not in\n{text}");
+        let e = format.read(&text.replacen(good, bad, 1)).unwrap_err();
+        assert_eq!(e.kept_moves(), 30, "{format:?}: {e}");
+    }
+    // JKF: move 31 sent to a square off the board.
+    let mut tree: serde_json::Value = serde_json::from_str(&Format::Jkf.write(&rec)).unwrap();
+    tree["moves"][31]["move"]["to"]["x"] = 19.into();
+    let e = Format::Jkf.read(&tree.to_string()).unwrap_err();
+    assert_eq!(e.kept_moves(), 30, "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("at moves[31].move.to: expected a square"),
+        "{e}"
+    );
+}
+
+/// Item 10: two 手合割 that disagree: a warning, the one the diagram shows (else the first), and
+/// one written.
+#[test]
+fn conflicting_handicap_headers() {
+    let read = one("teai-conflict.kif");
+    assert_eq!(
+        read.record.initial().to_sfen(),
+        "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    assert_eq!(read.record.header("手合割"), Some("香落ち"));
+    assert!(
+        read.warnings.iter().any(|w| w
+            .message
+            .contains("kept 香落ち, the one the board diagram shows")),
+        "{:?}",
+        read.warnings
+    );
+    assert_eq!(kif::write(&read.record).matches("手合割").count(), 1);
+
+    let read = one("teai-twice.kifu");
+    assert_eq!(read.record.initial(), &koma_core::Position::startpos());
+    assert_eq!(read.record.header("手合割"), Some("平手"));
+    assert!(
+        read.warnings
+            .iter()
+            .any(|w| w.message.contains("the first"))
+    );
+    assert_eq!(kif::write(&read.record).matches("手合割").count(), 1);
+}
+
+/// Item 11: JKF read and written with its variations and comments, and KIF's tree through JKF.
+#[test]
+fn jkf_with_variations_and_comments() {
+    let rec = one("forks.jkf").record;
+    assert_eq!(rec.comments(), ["初期局面へのコメント"]);
+    assert_eq!(usi_moves(&rec), ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
+    let third = &rec.main().moves()[2];
+    assert_eq!(third.variations().len(), 2);
+    let v0: Vec<String> = third.variations()[0]
+        .moves()
+        .iter()
+        .map(|m| m.mv().to_string())
+        .collect();
+    assert_eq!(v0, ["2g2f", "8c8d"]);
+    assert_eq!(third.variations()[0].moves()[0].comments(), ["居飛車"]);
+    assert_eq!(
+        third.variations()[0].end().map(|e| e.kind),
+        Some(EndKind::Interrupt)
+    );
+    assert_eq!(third.variations()[1].moves()[0].mv().to_string(), "6g6f");
+    assert_eq!(rec.main().moves()[1].time().unwrap().used_ms, 62_000);
+    assert_eq!(rec.main().end().unwrap().comments, ["後手投了"]);
+    let jkf = Format::Jkf.write(&rec);
+    assert_eq!(Format::Jkf.read(&jkf).unwrap().record, rec, "{jkf}");
+    // KIF's variations of variations survive KIF -> JKF -> KIF.
+    let doh = one("doh_branch.kifu").record;
+    let via = Format::Jkf.read(&Format::Jkf.write(&doh)).unwrap().record;
+    assert_eq!(kif::write(&via), kif::write(&doh));
+    let minimal = one("same_move_minimal.jkf").record;
+    assert_eq!(
+        usi_moves(&minimal),
+        ["7g7f", "3c3d", "8h2b+", "3a2b", "2g2f"]
+    );
+}
+
+/// UTF-8 with a byte-order mark.
+#[test]
+fn byte_order_mark() {
+    let read = one("bom.kifu");
+    assert_eq!(read.record.header("先手"), Some("ボム太郎"));
+    assert_eq!(end(&read.record), Some(EndKind::Resign));
+}
+
+/// A corpus file that is not there fails, as any missing test data must.
+#[test]
+fn a_missing_file_is_an_error() {
+    let e = input::open(&path("no-such-file.kif"), Options::default())
+        .err()
+        .unwrap();
+    assert!(matches!(
+        e.kind,
+        ErrorKind::Io {
+            kind: std::io::ErrorKind::NotFound,
+            ..
+        }
+    ));
+    let _ = usi::read("startpos");
+}
