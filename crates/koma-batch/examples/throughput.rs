@@ -3,6 +3,7 @@
 //! `--features` the 119 dlshogi input planes too. One JSON line per batch size.
 //!
 //!     cargo run --release -p koma-batch --example throughput -- 1,16,256,1024,4096 [--seconds 2] [--features]
+//!     valgrind --tool=callgrind target/release/examples/throughput 1024 --steps 50
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,12 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(2.0);
     let with_features = args.iter().any(|a| a == "--features");
+    // A fixed number of steps instead of a time, for instruction counts (callgrind).
+    let fixed_steps: Option<u64> = args
+        .iter()
+        .position(|a| a == "--steps")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok());
     for b in sizes {
         let mut batch = Batch::new(b, Config::default()).unwrap_or_else(|e| panic!("{e}"));
         let mut actions = vec![0u32; b];
@@ -30,7 +37,12 @@ fn main() {
         let mut mask = vec![false; b * NUM_LABELS];
         let mut planes = vec![0u8; if with_features { b * FEATURES_LEN } else { 0 }];
         let (start, mut steps, mut seed) = (Instant::now(), 0u64, 0u64);
-        while start.elapsed() < Duration::from_secs_f64(seconds) {
+        let mut calls = 0u64;
+        while match fixed_steps {
+            Some(k) => calls < k,
+            None => start.elapsed() < Duration::from_secs_f64(seconds),
+        } {
+            calls += 1;
             seed += 1;
             batch.random_actions(seed, &mut actions);
             batch

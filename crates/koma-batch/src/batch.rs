@@ -104,6 +104,18 @@ pub enum BatchError {
         /// The number of actions of that kind.
         limit: usize,
     },
+    /// A stored game holds a move that is not legal where it is played.
+    #[error("game {env}: move {ply} ({mv}) is not legal in {sfen}")]
+    Replay {
+        /// The game.
+        env: usize,
+        /// The move's number in the game, from 1.
+        ply: usize,
+        /// The move.
+        mv: Move,
+        /// The position it was played in.
+        sfen: String,
+    },
     /// An action that is no legal move in its environment's position.
     #[error("environment {env}: action {action} is not a legal move in {sfen}")]
     Illegal {
@@ -114,6 +126,16 @@ pub enum BatchError {
         /// The position, as SFEN.
         sfen: String,
     },
+}
+
+/// One game of a batch as it can be stored and rebuilt ([`Batch::games`],
+/// [`Batch::from_games`]): the position its episode started from and the moves played since.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The position the episode started from.
+    pub start: Position,
+    /// The moves played since, in order.
+    pub moves: Vec<Move>,
 }
 
 /// The result of one environment's step.
@@ -364,10 +386,68 @@ impl Batch {
                         },
                     );
                 }
-                env.pos
+                // Rebuilt from SFEN: the random moves are no part of the episode.
+                Position::from_sfen(&env.pos.to_sfen()).unwrap_or(env.pos)
             })
             .collect();
         Batch::from_positions(positions, vec![Position::startpos()], config)
+    }
+
+    /// Rebuilds a batch from stored games (see [`Batch::games`]), replaying each game's moves so
+    /// that repetition, ply counts and ended games come out as they were. Resets go to
+    /// `starts[i % starts.len()]`.
+    pub fn from_games(
+        games: Vec<Game>,
+        starts: Vec<Position>,
+        config: Config,
+    ) -> Result<Batch, BatchError> {
+        if games.is_empty() || starts.is_empty() {
+            return Err(BatchError::Empty);
+        }
+        let envs = games
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let mut env = Env::new(g.start);
+                env.done = env.judge(&config).terminated;
+                for (ply, &mv) in g.moves.iter().enumerate() {
+                    if env.done || !env.legal.iter().any(|&(_, m)| m == mv) {
+                        return Err(BatchError::Replay {
+                            env: i,
+                            ply: ply + 1,
+                            mv,
+                            sfen: env.pos.to_sfen(),
+                        });
+                    }
+                    env.play(mv, &config);
+                }
+                Ok(env)
+            })
+            .collect::<Result<Vec<Env>, BatchError>>()?;
+        Ok(Batch {
+            finals: vec![None; envs.len()],
+            envs,
+            starts,
+            config,
+        })
+    }
+
+    /// Each game's episode: its start position and the moves played since.
+    pub fn games(&self) -> Vec<Game> {
+        self.envs
+            .par_iter()
+            .map(|e| {
+                let mut start = e.pos.clone();
+                let mut moves = Vec::with_capacity(e.plies as usize);
+                for _ in 0..e.plies {
+                    if let Some(m) = start.undo_move() {
+                        moves.push(m);
+                    }
+                }
+                moves.reverse();
+                Game { start, moves }
+            })
+            .collect()
     }
 
     /// The number of games.

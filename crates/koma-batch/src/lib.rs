@@ -40,4 +40,4 @@ pub mod label;
 mod rng;
 pub mod tensor;
 
-pub use batch::{ActionKind, AutoReset, Batch, BatchError, Config, parse_sfens};
+pub use batch::{ActionKind, AutoReset, Batch, BatchError, Config, Game, parse_sfens};

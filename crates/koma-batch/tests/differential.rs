@@ -308,3 +308,30 @@ fn bad_actions_change_nothing() {
     let e = Batch::from_sfens(&["startpos", "9/9/9 b - 1"], false, Config::default()).unwrap_err();
     assert!(e.to_string().starts_with("position 0: "), "{e}");
 }
+
+#[test]
+fn games_round_trip_with_their_history() {
+    let config = Config {
+        autoreset: AutoReset::Disabled,
+        ..Config::default()
+    };
+    let mut batch = Batch::new(3, config).unwrap();
+    let mut actions = vec![0u32; 3];
+    let (mut r, mut t, mut u) = (vec![0.0; 6], vec![false; 3], vec![false; 3]);
+    for s in 0..40 {
+        batch.random_actions(s, &mut actions);
+        batch
+            .step(&actions, ActionKind::Label, &mut r, &mut t, &mut u)
+            .unwrap();
+    }
+    let games = batch.games();
+    assert_eq!(games[0].moves.len(), 40);
+    let again = Batch::from_games(games.clone(), vec![Position::startpos()], config).unwrap();
+    assert_eq!(again.sfens(), batch.sfens());
+    assert_eq!(again.plies(), batch.plies());
+    assert_eq!(again.games(), games);
+    let mut bad = games;
+    bad[1].moves.swap(0, 1);
+    let e = Batch::from_games(bad, vec![Position::startpos()], config).unwrap_err();
+    assert!(e.to_string().starts_with("game 1: move 1 ("), "{e}");
+}

@@ -1,0 +1,32 @@
+"""koma: shogi for reinforcement learning, with the rules in Rust.
+
+- :class:`VecEnv`: B games stepped together (Gymnasium vector-env conventions), dlshogi action
+  masks, the ``[B, 21, 81, 81, 2]`` legal-move tensor, dlshogi input features, rewards per colour.
+- :class:`Board`: one position (legal moves, push/pop, labels, features).
+- :mod:`koma.tensor`: the constant-tensor (einsum) formulation of the rules, an executable
+  reference on numpy or torch.
+
+Labels, tensor indices and feature planes are documented in docs/batch.md.
+"""
+
+from koma._koma import (
+    NUM_FEATURES,
+    NUM_LABELS,
+    STARTPOS_SFEN,
+    Board,
+    IllegalMoveError,
+    NativeBatch,
+    SfenError,
+)
+from koma.env import VecEnv
+
+__all__ = [
+    "NUM_FEATURES",
+    "NUM_LABELS",
+    "STARTPOS_SFEN",
+    "Board",
+    "IllegalMoveError",
+    "NativeBatch",
+    "SfenError",
+    "VecEnv",
+]
