@@ -94,6 +94,32 @@ impl Hand {
     pub const fn bits(self) -> u32 {
         self.0
     }
+
+    /// The hand whose packed value is `bits`, if [`Hand::bits`] can return it (every count
+    /// within a set, no stray bits).
+    ///
+    /// ```
+    /// use koma_core::{Hand, PieceKind};
+    /// let h = Hand::EMPTY.with_count(PieceKind::Silver, 2).unwrap();
+    /// assert_eq!(Hand::from_bits(h.bits()), Some(h));
+    /// assert_eq!(Hand::from_bits(u32::MAX), None);
+    /// ```
+    #[inline]
+    pub const fn from_bits(bits: u32) -> Option<Hand> {
+        let mut fields = 0;
+        let mut i = 0;
+        while i < 7 {
+            if (bits >> SHIFT[i]) & MASK[i] > PieceKind::HAND[i].set_count() as u32 {
+                return None;
+            }
+            fields |= MASK[i] << SHIFT[i];
+            i += 1;
+        }
+        if bits & !fields != 0 {
+            return None;
+        }
+        Some(Hand(bits))
+    }
 }
 
 #[cfg(test)]

@@ -199,9 +199,68 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
-        // Generators have no early exit; king moves and evasions are few, and this is called at
-        // mate tests only.
+        if self.in_check() {
+            return self.has_evasion();
+        }
+        // Not in check: almost every position has a move, and generation stops at nothing; this
+        // is called at status tests only.
         self.count_legal_moves() > 0
+    }
+
+    /// Whether the side to move, in check, has a legal answer (回避手); `false` when not in
+    /// check. Stops at the first answer found: king steps first, then captures of the checker and
+    /// interpositions by board moves, then drops. A mate solver asks this of every check it
+    /// tries, so it builds no move.
+    ///
+    /// ```
+    /// use koma_core::Position;
+    /// // Gold drop on 5b: the king on 5a has no answer.
+    /// let mut pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+    /// pos.do_move("G*5b".parse().unwrap());
+    /// assert!(pos.in_check() && !pos.has_evasion());
+    /// ```
+    pub fn has_evasion(&self) -> bool {
+        let us = self.side_to_move();
+        let Some(k) = self.king(us) else {
+            return false;
+        };
+        let checkers = self.checkers();
+        let Some(checker) = checkers.first() else {
+            return false;
+        };
+        let them = us.flip();
+        let ours = self.pieces_of(us);
+        let occ = self.occupied();
+        let enemy = self.attack_sets(them);
+        let occ_no_king = occ.without(k);
+        for to in king_attacks(k) & !ours {
+            if !enemy.attacks(to, occ_no_king) {
+                return true;
+            }
+        }
+        if checkers.has_more_than_one() {
+            return false;
+        }
+        // A board move of a non-king piece to the checker or a square between: every piece that
+        // attacks a square may move there (promoting where it must), unless pinned off its line.
+        let block = between(k, checker);
+        let pinned = self.pinned();
+        let movers = |sq: Square| {
+            let mut m = self.attackers_to(us, sq, occ).without(k);
+            for p in m & pinned {
+                if !line(k, p).contains(sq) {
+                    m = m.without(p);
+                }
+            }
+            m.is_any()
+        };
+        if movers(checker) || block.into_iter().any(movers) {
+            return true;
+        }
+        block.is_any()
+            && PieceKind::HAND
+                .iter()
+                .any(|&kind| self.hand(us).has(kind) && (block & self.drop_squares(kind)).is_any())
     }
 
     /// Generates legal moves whose destination is in `board_targets` (board moves and king moves)

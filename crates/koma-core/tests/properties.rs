@@ -10,7 +10,8 @@
 //!   `All` with `Evasions` empty when not in check and `NonEvasions` empty when in check;
 //!   `Captures` ∪ `Quiets` = `All`, disjoint, and captures are exactly the moves onto an enemy
 //!   piece; `Checks` = {m ∈ `All` : `gives_check(m)`}; `SkipUseless` ⊆ `All`;
-//! - `gives_check(m)` equals "the opponent is in check after `m`" for every legal move;
+//! - `gives_check(m)` equals "the opponent is in check after `m`" for every legal move, and
+//!   `has_evasion` after it equals "in check with a legal move" by the full generator;
 //! - `is_legal` agrees with the legal list on arbitrary 16-bit move encodings, and `is_legal`
 //!   implies `is_pseudo_legal`.
 
@@ -60,6 +61,7 @@ fn check_position(pos: &Position, probes: &[u16]) {
     assert_eq!(all_set.len(), all.len(), "duplicate moves in {sfen}");
     assert_eq!(pos.count_legal_moves(), all.len() as u64);
     assert_eq!(pos.has_legal_move(), !all.is_empty());
+    assert_eq!(pos.has_evasion(), pos.in_check() && !all.is_empty());
 
     let ev = set(pos.moves(MoveFilter::Evasions).iter().copied());
     let nev = set(pos.moves(MoveFilter::NonEvasions).iter().copied());
@@ -101,6 +103,13 @@ fn check_position(pos: &Position, probes: &[u16]) {
         let gives = pos.gives_check(m);
         p.do_move(m);
         assert_eq!(p.in_check(), gives, "gives_check({m}) wrong in {sfen}");
+        // Early-exit answer test against the full generator, on every position one move on
+        // (checks among them, and mates).
+        assert_eq!(
+            p.has_evasion(),
+            gives && p.count_legal_moves() > 0,
+            "has_evasion after {m} in {sfen}"
+        );
         assert_eq!(p.last_move(), Some(m));
         assert_eq!(p.undo_move(), Some(m));
         assert_eq!(&p, pos, "do/undo {m} in {sfen}");

@@ -1,0 +1,95 @@
+//! The 将棋図巧 benchmark: every problem of data/tsume/zukou.jsonl solved one after another on one
+//! thread, with a time cap each. Reports solved/total, agreement of the answer's length with the
+//! recorded one, total and median time.
+//!
+//! ```text
+//! cargo bench -p koma-tsume --bench zukou -- [--cap SECS] [--hash MiB] [--any] [--only ID,ID]
+//! ```
+
+use std::time::Duration;
+
+use koma_core::Position;
+use koma_tsume::{Cancel, Mode, Options, Outcome, solve};
+
+fn main() {
+    let mut cap = 30.0;
+    let mut hash = 1024;
+    let mut mode = Mode::Composer;
+    let mut only: Option<Vec<String>> = None;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--cap" => {
+                i += 1;
+                cap = args[i].parse().expect("seconds");
+            }
+            "--hash" => {
+                i += 1;
+                hash = args[i].parse().expect("MiB");
+            }
+            "--any" => mode = Mode::Any,
+            "--only" => {
+                i += 1;
+                only = Some(args[i].split(',').map(str::to_string).collect());
+            }
+            "--bench" => {}
+            other => panic!("unknown argument {other}"),
+        }
+        i += 1;
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tsume/zukou.jsonl");
+    let text = std::fs::read_to_string(path).expect("data/tsume/zukou.jsonl");
+    let opts = Options::default()
+        .hash_mib(hash)
+        .time(Duration::from_secs_f64(cap))
+        .mode(mode);
+    let (mut solved, mut agree, mut total) = (0, 0, 0);
+    let mut times = Vec::new();
+    let mut nodes = 0u64;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
+        let id = v["id"].as_str().unwrap_or("?").to_string();
+        if only
+            .as_ref()
+            .is_some_and(|o| !o.iter().any(|x| id.ends_with(x.as_str())))
+        {
+            continue;
+        }
+        let sfen = v["sfen"].as_str().expect("sfen");
+        let recorded = v["length"].as_u64().unwrap_or(0) as usize;
+        let pos = Position::from_sfen(sfen).expect("legal SFEN");
+        let sol = solve(&pos, &opts, &mut |_| {}, &Cancel::new());
+        total += 1;
+        nodes += sol.stats.nodes;
+        times.push(sol.stats.elapsed);
+        let (status, len, opt) = match &sol.outcome {
+            Outcome::Mate(a) => {
+                solved += 1;
+                if a.len() == recorded {
+                    agree += 1;
+                }
+                ("mate", a.len(), a.optimal)
+            }
+            Outcome::NoMate => ("nomate", 0, false),
+            Outcome::Unknown(r) => {
+                let _ = r;
+                ("unknown", 0, false)
+            }
+        };
+        println!(
+            "{id} {status} len {len} rec {recorded} {} optimal {opt} nodes {} ms {}",
+            if len == recorded { "=" } else { "!=" },
+            sol.stats.nodes,
+            sol.stats.elapsed.as_millis()
+        );
+    }
+    times.sort();
+    let sum: Duration = times.iter().sum();
+    let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    println!(
+        "solved {solved}/{total}, length = record {agree}, total {:.1} s, median {:.3} s, nodes {nodes}",
+        sum.as_secs_f64(),
+        median.as_secs_f64()
+    );
+}

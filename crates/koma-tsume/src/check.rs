@@ -1,0 +1,264 @@
+//! The problem check: is the problem sound by the rules of tsume, and does a given answer agree?
+
+use koma_core::{Hand, Move, Position};
+
+use crate::search::{Shared, Walker};
+use crate::solve::{self, Halt, defences, query};
+use crate::table::LEN_INF;
+use crate::{Answer, Cancel, Options, Outcome, Phase, Progress, Stats, UnknownReason, Variation};
+
+/// The result of [`check`](crate::check).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// The overall judgement.
+    pub verdict: Verdict,
+    /// The composer's answer with the equal-length defences as [`Variation`]s, when mate was
+    /// settled.
+    pub answer: Option<Answer>,
+    /// Everything found along the answer, in ply order.
+    pub findings: Vec<Finding>,
+    /// How the expected answer given to the check compares, if one was given.
+    pub expected: Option<Comparison>,
+    /// What the check cost.
+    pub stats: Stats,
+}
+
+/// The judgement of a problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Mate with a unique answer: no alternative mate, no longer defence, nothing left over.
+    /// Allowed blemishes (an alternative final move, an equal-length defence) may be listed.
+    Sound,
+    /// Mate, but with at least one flaw listed in the findings.
+    Flawed,
+    /// No mate.
+    NoMate,
+    /// The check stopped before it knew; findings so far are kept.
+    Unknown(UnknownReason),
+}
+
+/// One observation about the answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// Another attacker move mates at a ply of the answer other than the last (余詰): a flaw.
+    AlternativeMate {
+        /// The ply (1-based, odd).
+        ply: usize,
+        /// The other mating move.
+        mv: Move,
+        /// An upper bound of the plies to mate after it, the move included.
+        within: u32,
+    },
+    /// Another move mates at the answer's last ply (最終手余詰): allowed by custom, reported.
+    AlternativeFinalMove {
+        /// The ply (1-based, odd).
+        ply: usize,
+        /// The other mating move.
+        mv: Move,
+    },
+    /// A defence that lasts exactly as long as the answer's, by another line (変同): a minor
+    /// blemish, reported with its line.
+    EqualDefence {
+        /// The ply (1-based, even).
+        ply: usize,
+        /// The defence and the mate after it.
+        line: Vec<Move>,
+        /// Pieces left in the attacker's hand at the end of that line.
+        leftover: Hand,
+    },
+    /// A defence that lasts longer than the answer's (変長): a flaw, unless it ends with pieces
+    /// left over (変長駒余り, `leftover` not empty), which the rules let pass.
+    LongerDefence {
+        /// The ply (1-based, even).
+        ply: usize,
+        /// The defence and the mate after it.
+        line: Vec<Move>,
+        /// Pieces left in the attacker's hand at the end of that line.
+        leftover: Hand,
+    },
+    /// The answer ends with pieces in the attacker's hand (駒余り): a flaw.
+    Leftover {
+        /// The pieces.
+        pieces: Hand,
+    },
+}
+
+impl Finding {
+    /// Whether the finding makes the problem unsound (as opposed to a blemish custom allows).
+    pub fn is_flaw(&self) -> bool {
+        match self {
+            Finding::AlternativeMate { .. } | Finding::Leftover { .. } => true,
+            Finding::LongerDefence { leftover, .. } => leftover.is_empty(),
+            Finding::AlternativeFinalMove { .. } | Finding::EqualDefence { .. } => false,
+        }
+    }
+}
+
+/// How an expected answer compares with the composer's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// Whether the two lines are the same move for move.
+    pub agrees: bool,
+    /// The first ply where they differ, if they do.
+    pub first_difference: Option<Difference>,
+    /// Whether the expected line is itself a legal mate by continuous checks.
+    pub expected_mates: bool,
+}
+
+/// The first ply where an expected answer leaves the composer's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// The ply (1-based).
+    pub ply: usize,
+    /// The expected move there (`None`: the expected line ended).
+    pub expected: Option<Move>,
+    /// The answer's move there (`None`: the answer ended).
+    pub answer: Option<Move>,
+}
+
+pub(crate) fn check(
+    pos: &Position,
+    options: &Options,
+    expected: Option<&[Move]>,
+    progress: &mut (dyn FnMut(&Progress) + Send),
+    cancel: &Cancel,
+) -> Check {
+    solve::on_big_stack(|| {
+        let mut sh = Shared::new(pos, options, cancel, progress);
+        let (verdict, answer, findings) = check_with(&mut sh, pos);
+        sh.report();
+        let stats = solve::stats(&sh);
+        let expected = expected.map(|e| compare(pos, e, answer.as_ref()));
+        Check {
+            verdict,
+            answer,
+            findings,
+            expected,
+            stats,
+        }
+    })
+}
+
+fn check_with(sh: &mut Shared, pos: &Position) -> (Verdict, Option<Answer>, Vec<Finding>) {
+    let mut w = Walker::new(sh, pos.clone(), true);
+    let outcome = solve::prove_and_answer(&mut w, pos, true);
+    let answer = match outcome {
+        Outcome::Mate(a) if a.optimal => a,
+        Outcome::Mate(a) => {
+            let why = w.sh.stop.unwrap_or(UnknownReason::Memory);
+            return (Verdict::Unknown(why), Some(a), Vec::new());
+        }
+        Outcome::NoMate => return (Verdict::NoMate, None, Vec::new()),
+        Outcome::Unknown(r) => return (Verdict::Unknown(r), None, Vec::new()),
+    };
+    let mut findings = Vec::new();
+    let mut answer = answer;
+    let r = inspect(&mut w, &mut answer, &mut findings);
+    if !answer.leftover.is_empty() {
+        findings.push(Finding::Leftover {
+            pieces: answer.leftover,
+        });
+    }
+    let verdict = match r {
+        Ok(()) if findings.iter().any(Finding::is_flaw) => Verdict::Flawed,
+        Ok(()) => Verdict::Sound,
+        Err(Halt::Stopped) => Verdict::Unknown(w.sh.stop.unwrap_or(UnknownReason::Memory)),
+        Err(Halt::Inconsistent) => Verdict::Unknown(UnknownReason::Inconsistent),
+    };
+    (verdict, Some(answer), findings)
+}
+
+/// Walks the answer looking at every alternative.
+fn inspect(w: &mut Walker, answer: &mut Answer, findings: &mut Vec<Finding>) -> Result<(), Halt> {
+    let moves = answer.moves.clone();
+    let n = moves.len();
+    let mut played = 0;
+    let r = (|| {
+        for (i, &m) in moves.iter().enumerate() {
+            let ply = i + 1;
+            let left = (n - i) as u16;
+            w.sh.phase = Phase::Check { ply: ply as u32 };
+            if w.or_node() {
+                for c in crate::order::moves(&w.pos, true) {
+                    if c == m {
+                        continue;
+                    }
+                    if ply == n {
+                        if query(w, c, 0)?.pn == 0 {
+                            findings.push(Finding::AlternativeFinalMove { ply, mv: c });
+                        }
+                    } else {
+                        let r = query(w, c, LEN_INF)?;
+                        if r.pn == 0 {
+                            findings.push(Finding::AlternativeMate {
+                                ply,
+                                mv: c,
+                                within: r.len as u32 + 1,
+                            });
+                        }
+                    }
+                }
+            } else {
+                for d in defences(w)? {
+                    if d == m {
+                        continue;
+                    }
+                    // Every defence mates within `left - 1`; equal when not within `left - 3`.
+                    if left >= 3 && query(w, d, left - 3)?.dn != 0 {
+                        continue;
+                    }
+                    w.push(d);
+                    let sub = solve::composer_line_from(w, left - 1);
+                    w.pop();
+                    let mut line = vec![d];
+                    line.extend(sub?);
+                    let leftover = leftover_after(w, &line);
+                    answer.variations.push(Variation {
+                        ply,
+                        moves: line.clone(),
+                        leftover,
+                    });
+                    findings.push(Finding::EqualDefence {
+                        ply,
+                        line,
+                        leftover,
+                    });
+                }
+            }
+            w.push(m);
+            played += 1;
+        }
+        Ok(())
+    })();
+    for _ in 0..played {
+        w.pop();
+    }
+    r
+}
+
+/// The attacker's hand after `line` from the walker's position.
+fn leftover_after(w: &Walker, line: &[Move]) -> Hand {
+    let mut p = w.pos.clone();
+    for &m in line {
+        p.do_move(m);
+    }
+    p.hand(w.sh.attacker)
+}
+
+/// Compares an expected line with the answer.
+fn compare(pos: &Position, expected: &[Move], answer: Option<&Answer>) -> Comparison {
+    let expected_mates = crate::verify::verify(pos, expected, true).is_ok();
+    let ours: &[Move] = answer.map_or(&[], |a| &a.moves);
+    let first = (0..expected.len().max(ours.len()))
+        .find(|&i| expected.get(i) != ours.get(i))
+        .map(|i| Difference {
+            ply: i + 1,
+            expected: expected.get(i).copied(),
+            answer: ours.get(i).copied(),
+        });
+    Comparison {
+        agrees: answer.is_some() && first.is_none(),
+        first_difference: first,
+        expected_mates,
+    }
+}

@@ -1,0 +1,101 @@
+//! koma-tsume: a tsume (詰将棋, mate problem) solver.
+//!
+//! [`solve`] proves mate or no mate by depth-first proof-number search (df-pn) over the
+//! AND/OR graph of checks and evasions, then settles the composer's answer by the rules of tsume
+//! (docs/tsume.md): the attacker plays the shortest mate, the defender the longest resistance,
+//! useless interpositions (無駄合) are left out, and a fixed order decides among equals. The
+//! answer does not depend on the hash size or on timing: it comes from exact length searches,
+//! not from whatever proof the table kept. Every returned line is replayed and verified.
+//!
+//! The side to move attacks, whichever colour it is; the attacker may have no king, and with a
+//! king (双玉) checks that expose it are illegal like any other such move. Repetition is not mate
+//! (perpetual check loses), and no result that depends on the path through a repetition is
+//! stored as if it held on every path.
+//!
+//! Main types: [`Options`] ([`Limits`], [`Mode`]), [`Cancel`], [`Progress`], and the
+//! [`Solution`] with its [`Outcome`]: [`Answer`], no mate, or [`UnknownReason`].
+//!
+//! ```
+//! use koma_core::{Move, Position};
+//! use koma_tsume::{Cancel, Options, Outcome, solve};
+//!
+//! // ▲５二金 is mate: the pawn on 5c guards the gold.
+//! let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+//! let sol = solve(&pos, &Options::default().hash_mib(4), &mut |_| {}, &Cancel::new());
+//! let Outcome::Mate(answer) = sol.outcome else { panic!("mate expected") };
+//! assert_eq!(answer.moves, ["G*5b".parse().unwrap()]);
+//! assert!(answer.leftover.is_empty() && answer.optimal);
+//! ```
+
+#![warn(missing_docs)]
+
+mod check;
+mod hands;
+mod keys;
+mod options;
+mod order;
+mod outcome;
+mod search;
+mod solve;
+mod table;
+mod verify;
+
+pub use check::{Check, Comparison, Difference, Finding, Verdict};
+pub use options::{Cancel, DEFAULT_HASH_MIB, Limits, Mode, Options};
+pub use outcome::{Answer, Outcome, Phase, Progress, Solution, Stats, UnknownReason, Variation};
+pub use search::{MAX_PLY, Tuning};
+
+use koma_core::{Move, Position};
+
+/// Solves the mate problem `pos`: the side to move attacks.
+///
+/// `progress` is called every quarter second or so from the solver's thread; `cancel` stops the
+/// solve from another thread. The solve runs on a thread of its own with a deep stack and
+/// returns when it knows, or at a limit of `options` ([`Outcome::Unknown`] then says which).
+///
+/// ```
+/// use std::time::Duration;
+/// use koma_core::{Move, Position};
+/// use koma_tsume::{Cancel, Options, Outcome, solve};
+///
+/// // A bare king cannot be mated: no mate, or unknown at the limit, never a mate.
+/// let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b - 1").unwrap();
+/// let opts = Options::default().hash_mib(4).time(Duration::from_secs(5));
+/// let sol = solve(&pos, &opts, &mut |_| {}, &Cancel::new());
+/// assert_eq!(sol.outcome, Outcome::NoMate);
+/// ```
+pub fn solve(
+    pos: &Position,
+    options: &Options,
+    progress: &mut (dyn FnMut(&Progress) + Send),
+    cancel: &Cancel,
+) -> Solution {
+    solve::solve(pos, options, progress, cancel)
+}
+
+/// Checks the mate problem `pos` (the side to move attacks) by the rules of tsume: solves it for
+/// the composer's answer, then looks at every alternative along the answer: other mating moves
+/// at the attacker's plies (余詰; at the last ply allowed and reported), defences at the
+/// defender's plies that last as long (変同, with their lines as [`Variation`]s of the answer) or
+/// longer (変長), and pieces left over at the end (駒余り). With `expected` (a recorded answer)
+/// it also says whether that line agrees with the composer's answer and where it first differs.
+///
+/// ```
+/// use koma_core::Position;
+/// use koma_tsume::{Cancel, Options, Verdict, check};
+///
+/// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+/// let expected = ["G*5b".parse().unwrap()];
+/// let c = check(&pos, &Options::default().hash_mib(4), Some(&expected), &mut |_| {}, &Cancel::new());
+/// assert_eq!(c.verdict, Verdict::Sound);
+/// assert!(c.expected.unwrap().agrees);
+/// ```
+pub fn check(
+    pos: &Position,
+    options: &Options,
+    expected: Option<&[Move]>,
+    progress: &mut (dyn FnMut(&Progress) + Send),
+    cancel: &Cancel,
+) -> Check {
+    check::check(pos, options, expected, progress, cancel)
+}

@@ -1,0 +1,1209 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) over the AND/OR graph of a mate problem.
+//!
+//! Attacker (OR) nodes try only checks, defender (AND) nodes only evasions. Each node keeps its
+//! children in an arena while it is on the search path; a child's numbers come from the
+//! transposition table when the node is expanded and from the recursive call afterwards.
+//!
+//! - **Lengths.** Every search has a length budget: "mate within `budget` plies". The proof runs
+//!   unbounded ([`LEN_INF`]); the composer's answer settles exact lengths by bounded searches. A
+//!   proof carries an upper bound of the mate length, a disproof a lower bound.
+//! - **Hands.** The table is keyed by the board; results carry proof pieces (the least attacker
+//!   hand the proof needs) and disproof pieces (the most the disproof allows), so one result
+//!   answers for every superior or inferior hand.
+//! - **Cycles (GHI).** A child that repeats a position of the current path, or an inferior one
+//!   (same board, attacker hand no larger), is lost for the attacker on this path only. A
+//!   disproof records the shallowest path depth it relies on and is stored as a path-independent
+//!   result only at or above that depth; below it lives only in the parent's child list.
+//! - **Accelerators** (each switchable in [`Tuning`] for measurement): df-pn+ initial numbers,
+//!   mate-in-1 and no-check detection at new attacker nodes, lazy expansion of interpositions on
+//!   one square and of useless non-promotions, disproof numbers of similar long-range drops
+//!   counted once (double-count control), and threshold extension where a child was reached
+//!   before at a shallower depth (TCA).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::{Duration, Instant};
+
+use koma_core::attacks::between;
+use koma_core::{
+    Bitboard, Color, Hand, Move, MoveFilter, MoveList, NonPromotions, PieceKind, Position, Setup,
+    Square,
+};
+
+use crate::hands;
+use crate::keys;
+use crate::table::{INF, LEN_INF, PN_MAX, Table};
+use crate::{Cancel, Options, Phase, Progress, UnknownReason};
+
+/// The deepest ply the search enters. Lines cut there count as not mating on that path, so a
+/// "no mate" that depended on a cut is reported as unknown.
+pub const MAX_PLY: usize = 2500;
+
+/// The `rep` of a result that holds on every path.
+pub(crate) const NO_REP: u16 = u16::MAX;
+
+/// Switches for the search's accelerators, so each can be measured against the plain search.
+/// Hidden: the defaults are the measured best (docs/DECISIONS.md, koma-tsume).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tuning {
+    /// df-pn+ initial proof and disproof numbers from the pieces around the destination.
+    pub estimates: bool,
+    /// Mate-in-1 and no-check detection at attacker nodes on their first visit.
+    pub mate1: bool,
+    /// Interpositions on one square searched one after another; useless non-promotions after
+    /// their promotion.
+    pub lazy: bool,
+    /// Disproof numbers of long-range drops (lance, bishop, rook) counted once, by maximum.
+    pub max_drops: bool,
+    /// Threshold extension where a child was visited at a shallower depth before (TCA).
+    pub tca: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            estimates: true,
+            mate1: true,
+            lazy: true,
+            max_drops: true,
+            tca: true,
+        }
+    }
+}
+
+/// The result of a search at one node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Res {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proven: an upper bound of the mate length. Disproven: a lower bound (no mate within
+    /// `len` plies), [`LEN_INF`] for no mate at all.
+    pub len: u16,
+    /// Proven: proof pieces. Disproven: disproof pieces.
+    pub hand: Hand,
+    /// Disproven: the shallowest path depth the disproof relies on, [`NO_REP`] if none.
+    pub rep: u16,
+}
+
+impl Res {
+    pub(crate) fn is_final(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+const F_HIDDEN: u8 = 1;
+const F_MAX: u8 = 2;
+const F_INTERP: u8 = 4;
+const F_USELESS: u8 = 8;
+const F_TESTED: u8 = 16;
+const F_NEW: u8 = 32;
+const NO_NEXT: u16 = u16::MAX;
+
+/// A child in a node's list.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    mv: Move,
+    key: u64,
+    pn: u32,
+    dn: u32,
+    len: u16,
+    rep: u16,
+    res_hand: Hand,
+    next: u16,
+    order: i16,
+    flags: u8,
+}
+
+impl Child {
+    #[inline]
+    fn visible(&self) -> bool {
+        self.flags & F_HIDDEN == 0
+    }
+}
+
+/// State shared by every walker of one solve: the table, the counters and the limits.
+pub(crate) struct Shared<'a> {
+    pub tt: Table,
+    pub attacker: Color,
+    pub tuning: Tuning,
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    pub start: Instant,
+    cancel: &'a Cancel,
+    progress: &'a mut (dyn FnMut(&Progress) + Send),
+    next_poll: u64,
+    last_report: Instant,
+    pub stop: Option<UnknownReason>,
+    pub phase: Phase,
+    pub root: (u32, u32),
+}
+
+/// Nodes between looks at the clock and the cancel token.
+const POLL: u64 = 2048;
+/// Time between progress reports.
+const REPORT: Duration = Duration::from_millis(250);
+
+impl<'a> Shared<'a> {
+    pub(crate) fn new(
+        pos: &Position,
+        options: &Options,
+        cancel: &'a Cancel,
+        progress: &'a mut (dyn FnMut(&Progress) + Send),
+    ) -> Shared<'a> {
+        let start = Instant::now();
+        let node_limit = options.limits.nodes.unwrap_or(u64::MAX);
+        Shared {
+            tt: Table::new(options.limits.hash_mib.max(1) << 20),
+            attacker: pos.side_to_move(),
+            tuning: options.tuning,
+            nodes: 0,
+            node_limit,
+            deadline: options.limits.time.map(|t| start + t),
+            start,
+            cancel,
+            progress,
+            next_poll: POLL.min(node_limit),
+            last_report: start,
+            stop: None,
+            phase: Phase::Proof,
+            root: (1, 1),
+        }
+    }
+
+    /// Counts a node; true when the solve must stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        self.stop.is_some()
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        self.next_poll = self.nodes.saturating_add(POLL).min(self.node_limit);
+        if self.stop.is_some() {
+            return;
+        }
+        if self.nodes >= self.node_limit {
+            self.stop = Some(UnknownReason::Nodes);
+            return;
+        }
+        if self.cancel.is_cancelled() {
+            self.stop = Some(UnknownReason::Cancelled);
+            return;
+        }
+        let now = Instant::now();
+        if self.deadline.is_some_and(|d| now >= d) {
+            self.stop = Some(UnknownReason::Time);
+            return;
+        }
+        if now.duration_since(self.last_report) >= REPORT {
+            self.last_report = now;
+            self.report();
+        }
+    }
+
+    /// Calls the progress callback now.
+    pub(crate) fn report(&mut self) {
+        let p = Progress {
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pn: self.root.0,
+            dn: self.root.1,
+            phase: self.phase,
+        };
+        (self.progress)(&p);
+    }
+
+    /// Whether the solve must stop (a limit or a cancel).
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.is_some()
+    }
+}
+
+/// A hasher for keys that are already uniform (Zobrist keys).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+/// One search path over a position: make and unmake moves, keep the path for repetition, and
+/// run df-pn below the current position.
+pub(crate) struct Walker<'w, 'a> {
+    pub sh: &'w mut Shared<'a>,
+    pub pos: Position,
+    /// Board key and attacker hand of each position on the path (index = depth - 1).
+    keys: Vec<u64>,
+    hands: Vec<Hand>,
+    /// For each path position, 1 + the index of the previous one with the same board (0: none).
+    prev_same: Vec<u32>,
+    /// Board key → 1 + index of the latest path position with that board.
+    latest: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    kids: Vec<Child>,
+    /// Whether bounded searches leave useless interpositions out of the length.
+    composer: bool,
+}
+
+impl<'w, 'a> Walker<'w, 'a> {
+    pub(crate) fn new(sh: &'w mut Shared<'a>, pos: Position, composer: bool) -> Walker<'w, 'a> {
+        let mut w = Walker {
+            sh,
+            pos,
+            keys: Vec::with_capacity(256),
+            hands: Vec::with_capacity(256),
+            prev_same: Vec::with_capacity(256),
+            latest: HashMap::default(),
+            kids: Vec::with_capacity(4096),
+            composer,
+        };
+        let key = keys::board_key(&w.pos);
+        let hand = w.pos.hand(w.sh.attacker);
+        w.enter(key, hand);
+        w
+    }
+
+    /// Depth of the current position (the walker's first position is 1).
+    #[inline]
+    pub(crate) fn depth(&self) -> u16 {
+        self.keys.len() as u16
+    }
+
+    /// Whether the attacker is to move.
+    #[inline]
+    pub(crate) fn or_node(&self) -> bool {
+        self.pos.side_to_move() == self.sh.attacker
+    }
+
+    fn enter(&mut self, key: u64, hand: Hand) {
+        let idx = self.keys.len() as u32;
+        let prev = self.latest.insert(key, idx + 1).unwrap_or(0);
+        self.keys.push(key);
+        self.hands.push(hand);
+        self.prev_same.push(prev);
+    }
+
+    fn leave(&mut self) {
+        let key = self.keys.pop().unwrap_or(0);
+        self.hands.pop();
+        let prev = self.prev_same.pop().unwrap_or(0);
+        if prev == 0 {
+            self.latest.remove(&key);
+        } else {
+            self.latest.insert(key, prev);
+        }
+    }
+
+    /// Plays the legal move `m` and puts the new position on the path.
+    pub(crate) fn push(&mut self, m: Move) {
+        let key = keys::board_key_after(&self.pos, self.key(), m);
+        let hand = self.hand_after(m);
+        self.pos.do_move(m);
+        debug_assert_eq!(key, keys::board_key(&self.pos));
+        self.enter(key, hand);
+    }
+
+    /// Takes back the last move pushed.
+    pub(crate) fn pop(&mut self) {
+        self.pos.undo_move();
+        self.leave();
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.keys[self.keys.len() - 1]
+    }
+
+    #[inline]
+    pub(crate) fn hand(&self) -> Hand {
+        self.hands[self.hands.len() - 1]
+    }
+
+    /// The attacker's hand after the legal move `m`.
+    #[inline]
+    fn hand_after(&self, m: Move) -> Hand {
+        let h = self.hand();
+        if !self.or_node() {
+            return h;
+        }
+        match (m.drop_kind(), self.pos.piece_at(m.to())) {
+            (Some(kind), _) => hands::minus_sat(h, kind),
+            (None, Some(c)) => hands::plus(h, c.kind().unpromote()),
+            (None, None) => h,
+        }
+    }
+
+    /// The depth of the deepest path position with this board and an attacker hand at least
+    /// `hand` (the child would repeat it, or be an inferior copy of it).
+    #[inline]
+    fn repeats(&self, key: u64, hand: Hand) -> Option<u16> {
+        let mut i = *self.latest.get(&key)?;
+        while i != 0 {
+            let j = (i - 1) as usize;
+            if self.hands[j].is_superior_or_equal(hand) {
+                return Some(j as u16 + 1);
+            }
+            i = self.prev_same[j];
+        }
+        None
+    }
+
+    /// The length bound of a proof of the child after `m` within `budget` plies, if the table
+    /// holds one (and the child does not repeat the path).
+    pub(crate) fn child_proof(&self, m: Move, budget: u16) -> Option<u16> {
+        let ck = keys::board_key_after(&self.pos, self.key(), m);
+        let ch = self.hand_after(m);
+        if self.repeats(ck, ch).is_some() {
+            return None;
+        }
+        match self.sh.tt.probe(ck, ch).proven {
+            Some((len, _)) if len <= budget => Some(len),
+            _ => None,
+        }
+    }
+
+    /// The defender's and attacker's hands here.
+    fn both_hands(&self) -> (Hand, Hand) {
+        (
+            self.pos.hand(self.sh.attacker),
+            self.pos.hand(self.sh.attacker.flip()),
+        )
+    }
+
+    /// The greatest hand with no more kinds than the attacker holds: for each kind held, every
+    /// piece of it outside the board. A node whose checks are all refuted keeps its refutation
+    /// with more pieces of kinds it already drops, not with a new kind.
+    fn held_kinds_max(&self) -> Hand {
+        let (att, def) = self.both_hands();
+        let mut h = Hand::EMPTY;
+        for k in PieceKind::HAND {
+            if att.has(k) {
+                h = hands::with(h, k, att.count(k) + def.count(k));
+            }
+        }
+        h
+    }
+
+    /// Every piece outside the board as the attacker's hand: a disproof that holds for any hand.
+    fn all_pieces(&self) -> Hand {
+        let (att, def) = self.both_hands();
+        let mut h = Hand::EMPTY;
+        for k in PieceKind::HAND {
+            h = hands::with(h, k, att.count(k) + def.count(k));
+        }
+        h
+    }
+
+    /// The squares where the defender (to move, in check) could interpose a dropped piece.
+    fn drop_block(&self) -> Bitboard {
+        let us = self.pos.side_to_move();
+        let ch = self.pos.checkers();
+        match (self.pos.king(us), ch.first()) {
+            (Some(k), Some(c)) if !ch.has_more_than_one() => between(k, c),
+            _ => Bitboard::EMPTY,
+        }
+    }
+
+    /// Proof pieces at a defender node from the union of its children's: where the defender
+    /// could drop an interposition, the attacker must keep every piece of each kind the defender
+    /// lacks, or the defender would have it to drop.
+    fn and_proof_hand(&self, union: Hand) -> Hand {
+        if self.drop_block().is_empty() {
+            return union;
+        }
+        let (att, def) = self.both_hands();
+        let mut h = union;
+        for k in PieceKind::HAND {
+            if !def.has(k) && att.count(k) > h.count(k) {
+                h = hands::with(h, k, att.count(k));
+            }
+        }
+        h
+    }
+
+    /// Proof pieces at this attacker node from the proof pieces after its move `m`.
+    fn or_proof_hand(&self, m: Move, child: Hand) -> Hand {
+        match (m.drop_kind(), self.pos.piece_at(m.to())) {
+            (Some(kind), _) => add_sat(child, kind),
+            (None, Some(c)) => hands::minus_sat(child, c.kind().unpromote()),
+            (None, None) => child,
+        }
+    }
+
+    /// Disproof pieces at this attacker node contributed by its move `m`.
+    fn or_disproof_hand(&self, m: Move, child: Hand) -> Hand {
+        match (m.drop_kind(), self.pos.piece_at(m.to())) {
+            (Some(kind), _) => add_sat(child, kind),
+            (None, Some(c)) => hands::minus_sat(child, c.kind().unpromote()),
+            (None, None) => child,
+        }
+    }
+
+    /// Disproof pieces at this defender node from those after its move `m`: a drop needs the
+    /// piece in the defender's hand, so the attacker may not hold every one of that kind.
+    fn and_disproof_hand(&self, m: Move, child: Hand) -> Hand {
+        match m.drop_kind() {
+            Some(kind) => {
+                let (att, def) = self.both_hands();
+                let most = (att.count(kind) + def.count(kind)).saturating_sub(1);
+                if child.count(kind) > most {
+                    hands::with(child, kind, most)
+                } else {
+                    child
+                }
+            }
+            None => child,
+        }
+    }
+
+    // ----- expansion -----
+
+    /// Generates the children of the current node and reads what is known of each. Returns
+    /// whether a child was seen before at a shallower depth (a sign of a loop: TCA).
+    #[inline(never)]
+    fn expand(&mut self, or: bool, budget: u16) -> bool {
+        let mut list = MoveList::new();
+        let filter = if or {
+            MoveFilter::Checks
+        } else {
+            MoveFilter::Evasions
+        };
+        self.pos
+            .generate(filter, NonPromotions::All, |m| list.push(m));
+        let key = self.key();
+        let depth = self.depth();
+        let child_budget = sub_budget(budget);
+        let tuning = self.sh.tuning;
+        let block = if or || !self.composer || budget == LEN_INF {
+            Bitboard::EMPTY
+        } else {
+            self.drop_block()
+        };
+        let king = self.pos.king(self.pos.side_to_move());
+        let base = self.kids.len();
+        let mut old = false;
+        for &m in list.iter() {
+            let ck = keys::board_key_after(&self.pos, key, m);
+            let ch = self.hand_after(m);
+            let (pn, dn) = if tuning.estimates {
+                estimate(&self.pos, m, or)
+            } else {
+                (1, 1)
+            };
+            let mut c = Child {
+                mv: m,
+                key: ck,
+                pn,
+                dn,
+                len: 0,
+                rep: NO_REP,
+                res_hand: ch,
+                next: NO_NEXT,
+                order: move_order(&self.pos, m, or),
+                flags: 0,
+            };
+            if or && tuning.max_drops {
+                if let Some(PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook) = m.drop_kind()
+                {
+                    c.flags |= F_MAX;
+                }
+            }
+            if block.contains(m.to()) && m.from() != king {
+                c.flags |= F_INTERP;
+            }
+            if let Some(d) = self.repeats(ck, ch) {
+                c.pn = INF;
+                c.dn = 0;
+                c.len = LEN_INF;
+                c.rep = d;
+            } else if !or && child_budget == 0 {
+                // An attacker node with no plies left cannot mate, whatever it holds.
+                c.pn = INF;
+                c.dn = 0;
+                c.res_hand = self.all_pieces();
+            } else {
+                let p = self.sh.tt.probe(ck, ch);
+                match (p.proven, p.disproven) {
+                    (Some((len, h)), _) if len <= child_budget => {
+                        c.pn = 0;
+                        c.dn = INF;
+                        c.len = len;
+                        c.res_hand = h;
+                    }
+                    (_, Some((lo, h))) if lo >= child_budget => {
+                        c.pn = INF;
+                        c.dn = 0;
+                        c.len = lo;
+                        c.res_hand = h;
+                    }
+                    _ => match p.unknown {
+                        Some((pn, dn, b, d)) => {
+                            if b == child_budget {
+                                c.pn = pn;
+                                c.dn = dn;
+                            }
+                            old |= tuning.tca && d < depth + 1;
+                        }
+                        None if p.proven.is_none() && p.disproven.is_none() => {
+                            c.flags |= F_NEW;
+                        }
+                        None => {}
+                    },
+                }
+                if !or && c.flags & F_NEW != 0 && tuning.mate1 {
+                    self.first_look(&mut c, child_budget);
+                }
+            }
+            self.kids.push(c);
+        }
+        if tuning.lazy {
+            self.chain(base, or);
+        }
+        old
+    }
+
+    /// The first look at a new attacker node (a child of this defender node): no check at all
+    /// is a disproof, a mate in one a proof; both are stored.
+    fn first_look(&mut self, c: &mut Child, budget: u16) {
+        self.push(c.mv);
+        if self.sh.tick() {
+            self.pop();
+            return;
+        }
+        let mut checks = MoveList::new();
+        self.pos
+            .generate(MoveFilter::Checks, NonPromotions::All, |m| checks.push(m));
+        if checks.is_empty() {
+            let h = self.held_kinds_max();
+            self.sh.tt.store_disproven(c.key, h, LEN_INF, 1);
+            c.pn = INF;
+            c.dn = 0;
+            c.len = LEN_INF;
+            c.res_hand = h;
+        } else if let Some(h) = self.mate1(&checks) {
+            self.sh.tt.store_proven(c.key, h, 1, 1);
+            if budget >= 1 {
+                c.pn = 0;
+                c.dn = INF;
+                c.len = 1;
+                c.res_hand = h;
+            }
+        }
+        self.pop();
+        c.flags &= !F_NEW;
+    }
+
+    /// A mate in one among `checks` (the attacker to move): its proof pieces.
+    pub(crate) fn mate1(&mut self, checks: &[Move]) -> Option<Hand> {
+        for &m in checks {
+            self.pos.do_move(m);
+            let mated = !self.pos.has_evasion();
+            let proof = if mated {
+                Some(self.terminal_proof_hand())
+            } else {
+                None
+            };
+            self.pos.undo_move();
+            if let Some(h) = proof {
+                return Some(self.or_proof_hand(m, h));
+            }
+        }
+        None
+    }
+
+    /// Proof pieces of a mated defender (to move in the current position).
+    fn terminal_proof_hand(&self) -> Hand {
+        let ch = self.pos.checkers();
+        let us = self.pos.side_to_move();
+        let interposable = match (self.pos.king(us), ch.first()) {
+            (Some(k), Some(c)) if !ch.has_more_than_one() => between(k, c).is_any(),
+            _ => false,
+        };
+        if !interposable {
+            return Hand::EMPTY;
+        }
+        let att = self.pos.hand(self.sh.attacker);
+        let def = self.pos.hand(us);
+        let mut h = Hand::EMPTY;
+        for k in PieceKind::HAND {
+            if !def.has(k) {
+                h = hands::with(h, k, att.count(k));
+            }
+        }
+        h
+    }
+
+    /// Links the children searched lazily. Attacker: a useless non-promotion after the
+    /// promotion of the same move, until the promotion is disproven. Defender: drops on one
+    /// square one after another, each after the previous one is proven; a non-promotion after
+    /// its promotion likewise.
+    fn chain(&mut self, base: usize, or: bool) {
+        let n = self.kids.len() - base;
+        if n < 2 {
+            return;
+        }
+        let mut last_drop = [NO_NEXT; 81];
+        for i in 0..n {
+            let m = self.kids[base + i].mv;
+            let prev = if m.is_drop() {
+                if or {
+                    continue;
+                }
+                let p = last_drop[m.to().index()];
+                last_drop[m.to().index()] = i as u16;
+                p
+            } else if !m.is_promotion() && self.useless_non_promotion(m) {
+                let promo = Move::new(m.from().unwrap_or(m.to()), m.to(), true);
+                (0..i)
+                    .rev()
+                    .find(|&j| Some(self.kids[base + j].mv) == promo)
+                    .map_or(NO_NEXT, |j| j as u16)
+            } else {
+                continue;
+            };
+            if prev != NO_NEXT {
+                self.kids[base + prev as usize].next = i as u16;
+                self.kids[base + i].flags |= F_HIDDEN;
+            }
+        }
+        for i in 0..n {
+            if self.kids[base + i].visible() {
+                self.reveal_after(base, i, or);
+            }
+        }
+    }
+
+    /// A pawn, bishop or rook move that could promote but does not, or a lance that stays
+    /// unpromoted on its second-last rank.
+    fn useless_non_promotion(&self, m: Move) -> bool {
+        let (Some(from), Some(p)) = (m.from(), m.from().and_then(|f| self.pos.piece_at(f))) else {
+            return false;
+        };
+        let us = self.pos.side_to_move();
+        let zone = from.in_promotion_zone(us) || m.to().in_promotion_zone(us);
+        match p.kind() {
+            PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook => zone,
+            PieceKind::Lance => m.to().relative_rank(us) == 2,
+            _ => false,
+        }
+    }
+
+    /// Reveals the children after child `i` of its chain while each one is settled the way that
+    /// lets the next be searched (disproven at an attacker node, proven at a defender node).
+    fn reveal_after(&mut self, base: usize, mut i: usize, or: bool) {
+        loop {
+            let c = self.kids[base + i];
+            let settled = if or { c.dn == 0 } else { c.pn == 0 };
+            if !settled || c.next == NO_NEXT {
+                return;
+            }
+            i = c.next as usize;
+            self.kids[base + i].flags &= !F_HIDDEN;
+        }
+    }
+
+    // ----- the search -----
+
+    /// Runs df-pn at the current position until it is proven or disproven within `budget`
+    /// plies, or the solve stops (`None`).
+    pub(crate) fn run(&mut self, budget: u16) -> Option<Res> {
+        if self.or_node() && budget >= 1 {
+            let mut checks = MoveList::new();
+            self.pos
+                .generate(MoveFilter::Checks, NonPromotions::All, |m| checks.push(m));
+            if let Some(h) = self.mate1(&checks) {
+                self.sh.tt.store_proven(self.key(), h, 1, 1);
+                return Some(Res {
+                    pn: 0,
+                    dn: INF,
+                    len: 1,
+                    hand: h,
+                    rep: NO_REP,
+                });
+            }
+        }
+        loop {
+            let r = self.search(INF, INF, budget, false);
+            self.sh.root = (r.pn, r.dn);
+            if r.is_final() {
+                return Some(r);
+            }
+            if self.sh.stopped() {
+                return None;
+            }
+        }
+    }
+
+    fn search(&mut self, mut th_pn: u32, mut th_dn: u32, budget: u16, mut inc: bool) -> Res {
+        let depth = self.depth();
+        let or = self.or_node();
+        let hand = self.hand();
+        let start_nodes = self.sh.nodes;
+        if self.sh.tick() {
+            return Res {
+                pn: 1,
+                dn: 1,
+                len: 0,
+                hand,
+                rep: NO_REP,
+            };
+        }
+        if or && budget == 0 {
+            return Res {
+                pn: INF,
+                dn: 0,
+                len: 0,
+                hand: self.all_pieces(),
+                rep: NO_REP,
+            };
+        }
+        if depth as usize >= MAX_PLY {
+            // Cut: lost for the attacker on this path, and no path above may rely on it.
+            return Res {
+                pn: INF,
+                dn: 0,
+                len: LEN_INF,
+                hand,
+                rep: 0,
+            };
+        }
+        let base = self.kids.len();
+        let old = self.expand(or, budget);
+        inc |= old;
+        let mut extended = false;
+        let result = loop {
+            let s = self.summarize(base, or);
+            if let Some(i) = s.test_useless {
+                self.settle_interposition(base + i, base, or);
+                continue;
+            }
+            if s.pn == 0 || s.dn == 0 {
+                break self.finish(base, or, depth, s);
+            }
+            if inc && !extended {
+                extended = true;
+                th_pn = th_pn.max(s.pn.saturating_add(1));
+                th_dn = th_dn.max(s.dn.saturating_add(1));
+            }
+            if s.pn >= th_pn || s.dn >= th_dn || self.sh.stopped() {
+                break Res {
+                    pn: s.pn,
+                    dn: s.dn,
+                    len: 0,
+                    hand,
+                    rep: NO_REP,
+                };
+            }
+            let (cth_pn, cth_dn) = if or {
+                (
+                    th_pn.min(s.second.saturating_add(1)),
+                    th_dn.saturating_sub(s.except),
+                )
+            } else {
+                (
+                    th_pn.saturating_sub(s.except),
+                    th_dn.min(s.second.saturating_add(1)),
+                )
+            };
+            let b = base + s.best;
+            let c = self.kids[b];
+            if c.flags & F_NEW != 0 {
+                inc = false;
+            }
+            self.push(c.mv);
+            let r = self.search(cth_pn, cth_dn, sub_budget(budget), inc);
+            self.pop();
+            let k = &mut self.kids[b];
+            k.pn = r.pn;
+            k.dn = r.dn;
+            k.flags &= !F_NEW;
+            if r.is_final() {
+                k.len = r.len;
+                k.rep = r.rep;
+                k.res_hand = r.hand;
+                self.reveal_after(base, s.best, or);
+            }
+        };
+        self.kids.truncate(base);
+        let amount = (self.sh.nodes - start_nodes).min(u32::MAX as u64) as u32;
+        let key = self.key();
+        if result.pn == 0 {
+            self.sh
+                .tt
+                .store_proven(key, result.hand, result.len, amount);
+        } else if result.dn == 0 {
+            if result.rep == NO_REP {
+                self.sh
+                    .tt
+                    .store_disproven(key, result.hand, result.len, amount);
+            }
+        } else {
+            self.sh.tt.store_unknown(
+                key,
+                hand,
+                result.pn.min(PN_MAX),
+                result.dn.min(PN_MAX),
+                budget,
+                depth,
+                amount,
+            );
+        }
+        result
+    }
+
+    /// The node's numbers from its children's, and the child to search next.
+    fn summarize(&self, base: usize, or: bool) -> Summary {
+        let kids = &self.kids[base..];
+        let (mut phi, mut second) = (INF, INF);
+        let mut best = usize::MAX;
+        let (mut sum, mut max) = (0u32, 0u32);
+        let mut hidden = false;
+        for (i, c) in kids.iter().enumerate() {
+            if !c.visible() {
+                hidden = true;
+                continue;
+            }
+            let (p, d) = if or { (c.pn, c.dn) } else { (c.dn, c.pn) };
+            if c.flags & F_MAX != 0 {
+                max = max.max(d);
+            } else {
+                sum = sum.saturating_add(d);
+            }
+            let better = best == usize::MAX || {
+                let b = &kids[best];
+                let (bp, bd) = if or { (b.pn, b.dn) } else { (b.dn, b.pn) };
+                (p, std::cmp::Reverse(d), c.order) < (bp, std::cmp::Reverse(bd), b.order)
+            };
+            if better {
+                if best != usize::MAX {
+                    second = phi;
+                }
+                phi = p;
+                best = i;
+            } else if p < second {
+                second = p;
+            }
+        }
+        let mut test_useless = None;
+        if phi == 0 && !or && self.composer {
+            // Disproven only by interpositions that may be useless: test one before believing
+            // it. A disproving child that counts settles the node without tests.
+            let untested = |c: &Child| c.flags & (F_INTERP | F_TESTED) == F_INTERP;
+            let refuted = |c: &Child| c.visible() && c.dn == 0;
+            if !kids.iter().any(|c| refuted(c) && !untested(c)) {
+                test_useless = kids.iter().position(|c| refuted(c) && untested(c));
+            }
+        }
+        let delta = sum.saturating_add(max).saturating_add(hidden as u32);
+        let except = if best == usize::MAX {
+            0
+        } else {
+            let b = &kids[best];
+            let bd = if or { b.dn } else { b.pn };
+            if b.flags & F_MAX != 0 {
+                sum.saturating_add(hidden as u32)
+            } else {
+                delta.saturating_sub(bd)
+            }
+        };
+        let clamp = |v: u32| if v == 0 || v == INF { v } else { v.min(PN_MAX) };
+        let (pn, dn) = if or { (phi, delta) } else { (delta, phi) };
+        Summary {
+            pn: clamp(pn),
+            dn: clamp(dn),
+            best,
+            second,
+            except,
+            test_useless,
+        }
+    }
+
+    /// The final result of a node from its children (`s` says proven or disproven).
+    fn finish(&self, base: usize, or: bool, depth: u16, s: Summary) -> Res {
+        let kids = &self.kids[base..];
+        let mut r = if or && s.pn == 0 {
+            let c = kids
+                .iter()
+                .filter(|c| c.pn == 0)
+                .min_by_key(|c| c.len)
+                .copied();
+            let c = c.unwrap_or(kids[s.best]);
+            Res {
+                pn: 0,
+                dn: INF,
+                len: c.len.saturating_add(1).min(LEN_INF - 1),
+                hand: self.or_proof_hand(c.mv, c.res_hand),
+                rep: NO_REP,
+            }
+        } else if or {
+            let mut hand = if kids.is_empty() {
+                self.held_kinds_max()
+            } else {
+                self.all_pieces()
+            };
+            let (mut lo, mut rep) = (LEN_INF, NO_REP);
+            for c in kids {
+                hand = hands::min_each(hand, self.or_disproof_hand(c.mv, c.res_hand));
+                lo = lo.min(c.len);
+                rep = rep.min(c.rep);
+            }
+            let att = self.hand();
+            for k in PieceKind::HAND {
+                if !att.has(k) {
+                    hand = hands::with(hand, k, 0);
+                }
+            }
+            Res {
+                pn: INF,
+                dn: 0,
+                len: lo.saturating_add((lo != LEN_INF) as u16),
+                hand,
+                rep,
+            }
+        } else if s.dn == 0 {
+            let c = kids
+                .iter()
+                .filter(|c| c.dn == 0 && c.flags & F_USELESS == 0)
+                .max_by_key(|c| (c.rep, c.len))
+                .copied()
+                .unwrap_or(kids[s.best]);
+            Res {
+                pn: INF,
+                dn: 0,
+                len: c.len.saturating_add((c.len != LEN_INF) as u16),
+                hand: self.and_disproof_hand(c.mv, c.res_hand),
+                rep: c.rep,
+            }
+        } else {
+            let mut union = Hand::EMPTY;
+            let mut len = None::<u16>;
+            for c in kids {
+                union = hands::max_each(union, c.res_hand);
+                if c.flags & F_USELESS == 0 {
+                    len = Some(len.unwrap_or(0).max(c.len));
+                }
+            }
+            Res {
+                pn: 0,
+                dn: INF,
+                len: len.map_or(0, |l| l.saturating_add(1).min(LEN_INF - 1)),
+                hand: self.and_proof_hand(union),
+                rep: NO_REP,
+            }
+        };
+        if r.rep != NO_REP && r.rep >= depth {
+            r.rep = NO_REP;
+        }
+        r
+    }
+
+    /// Decides whether the interposition at child `idx` is useless; a useless one counts as
+    /// proven and adds nothing to the length.
+    fn settle_interposition(&mut self, idx: usize, base: usize, or: bool) {
+        let c = self.kids[idx];
+        self.kids[idx].flags |= F_TESTED;
+        if let Some(h) = self.useless(c.mv) {
+            let k = &mut self.kids[idx];
+            k.flags |= F_USELESS;
+            k.pn = 0;
+            k.dn = INF;
+            k.len = 0;
+            k.res_hand = h;
+            self.reveal_after(base, idx - base, or);
+        }
+    }
+
+    /// Whether the defender's interposition `m` (at this defender node) is useless (無駄合): the
+    /// checking piece takes the interposed piece and the attacker then mates without using it,
+    /// that is with the captured piece in the defender's hand instead. Returns the proof pieces
+    /// of that mate, or `None` if the interposition is not useless (or the solve stopped).
+    pub(crate) fn useless(&mut self, m: Move) -> Option<Hand> {
+        let checker = self.pos.checkers().first()?;
+        let s = m.to();
+        let mut found = None;
+        self.pos.do_move(m);
+        let taken = self.pos.piece_at(s).map(|p| p.kind().unpromote());
+        for promote in [true, false] {
+            let Some(cap) = Move::new(checker, s, promote) else {
+                continue;
+            };
+            if !self.pos.is_legal(cap) {
+                continue;
+            }
+            self.pos.do_move(cap);
+            let without = taken.and_then(|k| self.without_capture(k));
+            self.pos.undo_move();
+            let Some(pos) = without else { continue };
+            let mut inner = Walker::new(self.sh, pos, false);
+            if let Some(r) = inner.run(LEN_INF) {
+                if r.pn == 0 {
+                    found = Some(r.hand);
+                    break;
+                }
+            }
+            if self.sh.stopped() {
+                break;
+            }
+        }
+        self.pos.undo_move();
+        found
+    }
+
+    /// The current position (the attacker just captured a `captured`) with that piece moved
+    /// from the attacker's hand to the defender's.
+    fn without_capture(&self, captured: PieceKind) -> Option<Position> {
+        let mut setup: Setup = self.pos.to_setup();
+        let a = self.sh.attacker.index();
+        let d = self.sh.attacker.flip().index();
+        let att = setup.hands[a];
+        let def = setup.hands[d];
+        setup.hands[a] = att.with_count(captured, att.count(captured).checked_sub(1)?)?;
+        setup.hands[d] = def.with_count(captured, def.count(captured) + 1)?;
+        Position::from_setup(&setup).ok()
+    }
+}
+
+/// What [`Walker::summarize`] found.
+#[derive(Clone, Copy, Debug)]
+struct Summary {
+    pn: u32,
+    dn: u32,
+    /// The child to search next (index from the node's base).
+    best: usize,
+    /// The second smallest of the mover's number (pn at attacker nodes, dn at defender nodes).
+    second: u32,
+    /// The other number of the node without the best child's share.
+    except: u32,
+    /// A disproving interposition whose uselessness is not tested yet.
+    test_useless: Option<usize>,
+}
+
+/// The budget of a child.
+#[inline]
+fn sub_budget(budget: u16) -> u16 {
+    if budget == LEN_INF {
+        LEN_INF
+    } else {
+        budget.saturating_sub(1)
+    }
+}
+
+/// `h` with one more `kind`, unless it already holds a whole set.
+#[inline]
+fn add_sat(h: Hand, kind: PieceKind) -> Hand {
+    if h.count(kind) < kind.set_count() {
+        hands::plus(h, kind)
+    } else {
+        h
+    }
+}
+
+/// df-pn+ initial proof and disproof numbers of the child after `m` (Nagai's df-pn+; the
+/// features follow GPS Shogi's and KomoringHeights' estimates: the pieces that defend and
+/// support the destination, captures, king moves).
+fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
+    const U: u32 = 2;
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let to = m.to();
+    let occ = pos.occupied();
+    let support = pos.attackers_to(us, to, occ).count() + m.is_drop() as u32;
+    let defence = pos.attackers_to(them, to, occ).count();
+    let captured = pos.piece_at(to);
+    if or {
+        let (mut pn, mut dn) = (U, U);
+        if defence >= 2 {
+            pn += U;
+        }
+        // Checks from a well-supported square are promising; so is taking a gold or silver.
+        let supported = support > defence;
+        let takes_general = captured
+            .is_some_and(|c| matches!(c.kind().unpromote(), PieceKind::Gold | PieceKind::Silver));
+        if supported || takes_general {
+            dn += U;
+        } else {
+            pn += U;
+        }
+        (pn, dn)
+    } else {
+        if captured.is_some() {
+            return (2 * U, U);
+        }
+        if m.from().is_some() && m.from() == pos.king(us) {
+            return (U, U);
+        }
+        // An interposition the attacker can take for free is weak.
+        if defence + m.is_drop() as u32 > support {
+            (2 * U, U)
+        } else {
+            (U, 2 * U)
+        }
+    }
+}
+
+/// A static order among children with equal numbers, lower first: promotions and strong
+/// pieces near the king for the attacker; captures and king moves for the defender.
+fn move_order(pos: &Position, m: Move, or: bool) -> i16 {
+    const VALUE: [i16; 14] = [1, 2, 2, 3, 5, 5, 5, 8, 5, 5, 5, 5, 8, 8];
+    let us = pos.side_to_move();
+    let to = m.to();
+    let kind = match (m.from(), m.drop_kind()) {
+        (_, Some(k)) => k,
+        (Some(f), None) => match pos.piece_at(f) {
+            Some(p) if m.is_promotion() => p.kind().promote().unwrap_or(p.kind()),
+            Some(p) => p.kind(),
+            None => PieceKind::Pawn,
+        },
+        (None, None) => PieceKind::Pawn,
+    };
+    let mut v = 0i16;
+    if or {
+        if let (Some(f), Some(p)) = (m.from(), m.from().and_then(|f| pos.piece_at(f))) {
+            let zone = f.in_promotion_zone(us) || to.in_promotion_zone(us);
+            if !m.is_promotion()
+                && zone
+                && matches!(
+                    p.kind(),
+                    PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook
+                )
+            {
+                v += 100;
+            }
+        }
+        v -= VALUE[kind.index()];
+        if let Some(k) = pos.king(us.flip()) {
+            v += distance(k, to);
+        }
+    } else {
+        if pos.piece_at(to).is_some() {
+            v -= 20;
+        }
+        if m.from().is_some() && m.from() == pos.king(us) {
+            v -= 10;
+        }
+        v += VALUE[kind.index()];
+    }
+    v
+}
+
+fn distance(a: Square, b: Square) -> i16 {
+    let df = (a.file() as i16 - b.file() as i16).abs();
+    let dr = (a.rank() as i16 - b.rank() as i16).abs();
+    df.max(dr)
+}

@@ -1,0 +1,344 @@
+//! A solve from end to end: the proof, the exact length, the answer line, its verification.
+
+use koma_core::{Move, Position};
+
+use crate::order;
+use crate::search::{Res, Shared, Walker};
+use crate::table::LEN_INF;
+use crate::verify::verify;
+use crate::{
+    Answer, Cancel, Mode, Options, Outcome, Phase, Progress, Solution, Stats, UnknownReason,
+};
+
+/// Stack of the thread a solve runs on: the search recurses once per ply, up to
+/// [`MAX_PLY`](crate::MAX_PLY) plies.
+const STACK: usize = 256 << 20;
+
+/// Why a step of the answer could not be taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Halt {
+    /// A limit or a cancel.
+    Stopped,
+    /// A search contradicted an earlier one: a bug.
+    Inconsistent,
+}
+
+pub(crate) fn solve(
+    pos: &Position,
+    options: &Options,
+    progress: &mut (dyn FnMut(&Progress) + Send),
+    cancel: &Cancel,
+) -> Solution {
+    on_big_stack(|| {
+        let mut sh = Shared::new(pos, options, cancel, progress);
+        let outcome = solve_with(&mut sh, pos, options.mode);
+        sh.report();
+        let stats = stats(&sh);
+        Solution { outcome, stats }
+    })
+}
+
+/// Runs `f` on a thread with a stack deep enough for the longest search path.
+pub(crate) fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .name("koma-tsume".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, f)
+        {
+            Ok(h) => match h.join() {
+                Ok(v) => v,
+                Err(e) => std::panic::resume_unwind(e),
+            },
+            Err(e) => panic!("cannot start the solver thread: {e}"),
+        }
+    })
+}
+
+pub(crate) fn stats(sh: &Shared) -> Stats {
+    Stats {
+        nodes: sh.nodes,
+        elapsed: sh.start.elapsed(),
+        hash_bytes: sh.tt.bytes(),
+        hashfull: sh.tt.hashfull(),
+    }
+}
+
+fn solve_with(sh: &mut Shared, pos: &Position, mode: Mode) -> Outcome {
+    let composer = mode == Mode::Composer;
+    let mut w = Walker::new(sh, pos.clone(), composer);
+    prove_and_answer(&mut w, pos, composer)
+}
+
+/// Proves mate or no mate from the walker's position (`pos`), then finds the answer: the
+/// composer's, or with `composer` false any line of the proof.
+pub(crate) fn prove_and_answer(w: &mut Walker, pos: &Position, composer: bool) -> Outcome {
+    let Some(proof) = w.run(LEN_INF) else {
+        return Outcome::Unknown(reason(w.sh));
+    };
+    if proof.dn == 0 {
+        return if proof.rep == 0 {
+            Outcome::Unknown(UnknownReason::Depth)
+        } else {
+            Outcome::NoMate
+        };
+    }
+    // A line from the proof first: the answer if the exact search cannot finish.
+    let fallback = match any_line(w, proof.len) {
+        Ok(line) => line,
+        Err(Halt::Stopped) => return Outcome::Unknown(reason(w.sh)),
+        Err(Halt::Inconsistent) => return Outcome::Unknown(UnknownReason::Inconsistent),
+    };
+    if !composer {
+        return finish(pos, fallback, false);
+    }
+    match composer_line(w, proof) {
+        Ok(line) => finish(pos, line, true),
+        Err(Halt::Stopped) => finish(pos, fallback, false),
+        Err(Halt::Inconsistent) => Outcome::Unknown(UnknownReason::Inconsistent),
+    }
+}
+
+fn reason(sh: &Shared) -> UnknownReason {
+    sh.stop.unwrap_or(UnknownReason::Memory)
+}
+
+/// The verified answer, or `Inconsistent` if the replay finds a flaw.
+fn finish(pos: &Position, line: Vec<Move>, optimal: bool) -> Outcome {
+    if verify(pos, &line, optimal).is_err() {
+        debug_assert!(false, "answer failed verification: {:?}", line);
+        return Outcome::Unknown(UnknownReason::Inconsistent);
+    }
+    let mut end = pos.clone();
+    for &m in &line {
+        end.do_move(m);
+    }
+    Outcome::Mate(Answer {
+        leftover: end.hand(pos.side_to_move()),
+        moves: line,
+        optimal,
+        variations: Vec::new(),
+    })
+}
+
+/// Runs a search below `m` with `budget` plies and takes the move back.
+pub(crate) fn query(w: &mut Walker, m: Move, budget: u16) -> Result<Res, Halt> {
+    w.push(m);
+    let r = w.run(budget);
+    w.pop();
+    r.ok_or(Halt::Stopped)
+}
+
+/// Takes back the moves of `line` played on `w`.
+fn rewind(w: &mut Walker, line: &[Move]) {
+    for _ in line {
+        w.pop();
+    }
+}
+
+/// A mating line from the proof: at attacker nodes the child proven shortest, at defender
+/// nodes the child whose proof is longest, searching again where the table lost a proof.
+pub(crate) fn any_line(w: &mut Walker, upper: u16) -> Result<Vec<Move>, Halt> {
+    let mut line = Vec::new();
+    let r = walk_any(w, upper, &mut line);
+    rewind(w, &line);
+    r.map(|()| line)
+}
+
+fn walk_any(w: &mut Walker, upper: u16, line: &mut Vec<Move>) -> Result<(), Halt> {
+    let mut bound = upper;
+    loop {
+        let or = w.or_node();
+        let moves = order::moves(&w.pos, or);
+        if !or && moves.is_empty() {
+            return Ok(());
+        }
+        if bound == 0 {
+            return Err(Halt::Inconsistent);
+        }
+        let mut chosen: Option<(Move, u16)> = None;
+        for &m in &moves {
+            let len = match w.child_proof(m, bound - 1) {
+                Some(len) => Some(len),
+                None if !or => {
+                    let r = query(w, m, bound - 1)?;
+                    if r.pn != 0 {
+                        return Err(Halt::Inconsistent);
+                    }
+                    Some(r.len)
+                }
+                None => None,
+            };
+            if let Some(len) = len {
+                let better = match chosen {
+                    None => true,
+                    Some((_, l)) => (or && len < l) || (!or && len > l),
+                };
+                if better {
+                    chosen = Some((m, len));
+                }
+            }
+        }
+        if chosen.is_none() {
+            for &m in &moves {
+                let r = query(w, m, bound - 1)?;
+                if r.pn == 0 {
+                    chosen = Some((m, r.len));
+                    break;
+                }
+            }
+        }
+        let (m, len) = chosen.ok_or(Halt::Inconsistent)?;
+        w.push(m);
+        line.push(m);
+        bound = len;
+    }
+}
+
+/// The composer's answer: settles the exact mate length, then walks down choosing by the
+/// rules (docs/tsume.md).
+fn composer_line(w: &mut Walker, proof: Res) -> Result<Vec<Move>, Halt> {
+    let length = shortest(w, proof.len)?;
+    composer_line_from(w, length)
+}
+
+/// The composer's answer from the walker's position, whose mate is exactly `length` plies.
+pub(crate) fn composer_line_from(w: &mut Walker, length: u16) -> Result<Vec<Move>, Halt> {
+    let mut line = Vec::new();
+    let r = walk_composer(w, length, &mut line);
+    rewind(w, &line);
+    r.map(|()| line)
+}
+
+/// The exact length of the shortest mate from the current (attacker) node, given a proof of
+/// at most `upper` plies: bounded searches two plies shorter until one fails.
+pub(crate) fn shortest(w: &mut Walker, upper: u16) -> Result<u16, Halt> {
+    let mut hi = upper;
+    while hi >= 3 {
+        w.sh.phase = Phase::Shortening { upper: hi as u32 };
+        let r = w.run(hi - 2).ok_or(Halt::Stopped)?;
+        if r.pn != 0 {
+            break;
+        }
+        if r.len > hi - 2 {
+            return Err(Halt::Inconsistent);
+        }
+        hi = r.len;
+    }
+    Ok(hi)
+}
+
+/// Walks the composer's answer from a node whose shortest mate is exactly `length` plies.
+fn walk_composer(w: &mut Walker, length: u16, line: &mut Vec<Move>) -> Result<(), Halt> {
+    let mut len = length;
+    loop {
+        w.sh.phase = Phase::Answer {
+            ply: line.len() as u32 + 1,
+        };
+        let or = w.or_node();
+        let m = if or {
+            if len == 0 {
+                return Err(Halt::Inconsistent);
+            }
+            shortest_check(w, len)?
+        } else {
+            match longest_defence(w, len)? {
+                Some(m) => m,
+                None => return Ok(()),
+            }
+        };
+        w.push(m);
+        line.push(m);
+        len -= 1;
+    }
+}
+
+/// At an attacker node with a shortest mate of exactly `len` plies: the first check in
+/// canonical order that mates in `len - 1` more.
+fn shortest_check(w: &mut Walker, len: u16) -> Result<Move, Halt> {
+    for m in order::moves(&w.pos, true) {
+        if query(w, m, len - 1)?.pn == 0 {
+            return Ok(m);
+        }
+    }
+    Err(Halt::Inconsistent)
+}
+
+/// The defences that count at a defender node: its evasions in canonical order without the
+/// useless interpositions.
+pub(crate) fn defences(w: &mut Walker) -> Result<Vec<Move>, Halt> {
+    let mut out = Vec::new();
+    let block = interposition_squares(&w.pos);
+    let king = w.pos.king(w.pos.side_to_move());
+    for m in order::moves(&w.pos, false) {
+        if block.contains(m.to()) && m.from() != king {
+            let useless = w.useless(m).is_some();
+            if w.sh.stopped() {
+                return Err(Halt::Stopped);
+            }
+            if useless {
+                continue;
+            }
+        }
+        out.push(m);
+    }
+    Ok(out)
+}
+
+/// Squares between the king and a single distant checker.
+pub(crate) fn interposition_squares(pos: &Position) -> koma_core::Bitboard {
+    let ch = pos.checkers();
+    match (pos.king(pos.side_to_move()), ch.first()) {
+        (Some(k), Some(c)) if !ch.has_more_than_one() => koma_core::attacks::between(k, c),
+        _ => koma_core::Bitboard::EMPTY,
+    }
+}
+
+/// At a defender node mated in exactly `len` plies: the first defence in canonical order that
+/// holds out `len - 1` more, or `None` at the end (no defence that counts).
+fn longest_defence(w: &mut Walker, len: u16) -> Result<Option<Move>, Halt> {
+    let defs = defences(w)?;
+    if defs.is_empty() {
+        return Ok(None);
+    }
+    if len < 2 {
+        return Err(Halt::Inconsistent);
+    }
+    for &m in &defs {
+        if len < 3 {
+            return Ok(Some(m));
+        }
+        if query(w, m, len - 3)?.dn == 0 {
+            return Ok(Some(m));
+        }
+    }
+    Err(Halt::Inconsistent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared_run(sfen: &str, budget: u16) -> (Option<Res>, u64) {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let opts = Options::default().hash_mib(16).nodes(2_000_000);
+        let cancel = Cancel::new();
+        let mut cb = |_: &Progress| {};
+        let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+        let r = {
+            let mut w = Walker::new(&mut sh, pos, true);
+            w.run(budget)
+        };
+        (r, sh.nodes)
+    }
+
+    #[test]
+    fn bounded_searches_settle_small_problems() {
+        // zukou-002 (21 plies): proofs and disproofs of a few budgets.
+        let sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1";
+        for b in [1u16, 3, 5, 7, 9, 11, 13] {
+            let (r, nodes) = shared_run(sfen, b);
+            eprintln!("budget {b}: {r:?} nodes {nodes}");
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! The transposition table: fixed memory, hand superiority in look-ups, replacement and garbage
+//! collection.
+//!
+//! Entries are keyed by the board (pieces on the board and the side to move, not the hands) and
+//! carry the attacker's hand. A proven entry holds a proof hand and an upper bound of the mate
+//! length: it answers for every hand that holds at least those pieces. A disproven entry holds a
+//! disproof hand and a lower bound ("no mate within `lo` plies"; [`LEN_INF`] for no mate at all):
+//! it answers for every hand that holds at most those pieces. An unknown entry holds the proof and
+//! disproof numbers of one exact hand, for one length budget.
+//!
+//! Each entry is 32 bytes (four `u64` words, so a zeroed table is allocated lazily by the system
+//! and an empty entry is all zeros). An entry lives in a window of [`WINDOW`] slots starting at
+//! its key's home slot; when the window is full the entry with the least work below it is
+//! replaced. When the table fills past [`GC_FILL`], unknown entries with little work are swept.
+
+use koma_core::Hand;
+
+/// Proof and disproof numbers at or above this are infinite.
+pub(crate) const INF: u32 = u32::MAX;
+/// The largest finite proof or disproof number.
+pub(crate) const PN_MAX: u32 = 1 << 30;
+/// An unbounded length (a budget without limit, or "no mate at all" as a lower bound).
+pub(crate) const LEN_INF: u16 = u16::MAX;
+
+/// Slots looked at for one key.
+const WINDOW: usize = 8;
+/// Fill fraction (in 1/1024) above which a collection runs.
+const GC_FILL: usize = 820;
+/// Fill fraction (in 1/1024) a collection aims at.
+const GC_TARGET: usize = 512;
+
+const EMPTY: u8 = 0;
+const UNKNOWN: u8 = 1;
+const PROVEN: u8 = 2;
+const DISPROVEN: u8 = 3;
+
+/// What the table knows about a board and hand.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Probe {
+    /// The shortest proof that applies: (length bound, proof hand).
+    pub proven: Option<(u16, Hand)>,
+    /// The strongest disproof that applies: (lower bound, disproof hand).
+    pub disproven: Option<(u16, Hand)>,
+    /// Numbers of the exact hand: (pn, dn, budget, shallowest depth seen).
+    pub unknown: Option<(u32, u32, u16, u16)>,
+}
+
+/// The table. All memory is allocated at construction.
+pub(crate) struct Table {
+    slots: Vec<[u64; 4]>,
+    /// Home slots (`slots.len() - WINDOW`).
+    homes: usize,
+    used: usize,
+}
+
+/// The hand of an entry: written from a `Hand` by `pack`, so always valid.
+#[inline]
+fn hand_of(w: &[u64; 4]) -> Hand {
+    Hand::from_bits(w[1] as u32).unwrap_or(Hand::EMPTY)
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn pack(
+    key: u64,
+    hand: Hand,
+    pn: u32,
+    dn: u32,
+    amount: u32,
+    len: u16,
+    depth: u16,
+    kind: u8,
+) -> [u64; 4] {
+    [
+        key,
+        hand.bits() as u64 | (pn as u64) << 32,
+        dn as u64 | (amount as u64) << 32,
+        len as u64 | (depth as u64) << 16 | (kind as u64) << 32,
+    ]
+}
+
+impl Table {
+    /// A table of `bytes` bytes (at least a few windows).
+    pub(crate) fn new(bytes: usize) -> Table {
+        let n = (bytes / 32).max(WINDOW * 4);
+        Table {
+            slots: vec![[0u64; 4]; n],
+            homes: n - WINDOW,
+            used: 0,
+        }
+    }
+
+    /// Bytes of memory the table holds.
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots.len() * 32
+    }
+
+    /// Filled share of the table in permille.
+    pub(crate) fn hashfull(&self) -> u32 {
+        (self.used as u64 * 1000 / self.slots.len() as u64) as u32
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        // Multiply-shift: the high bits of the product spread any key over the homes.
+        ((key as u128 * self.homes as u128) >> 64) as usize
+    }
+
+    /// Everything known about `key` with the attacker holding `hand`, for a length budget.
+    #[inline]
+    pub(crate) fn probe(&self, key: u64, hand: Hand) -> Probe {
+        let mut out = Probe::default();
+        let h = self.home(key);
+        for w in &self.slots[h..h + WINDOW] {
+            if w[0] != key || (w[3] >> 32) as u8 == EMPTY {
+                continue;
+            }
+            let eh = hand_of(w);
+            let len = w[3] as u16;
+            match (w[3] >> 32) as u8 {
+                PROVEN
+                    if hand.is_superior_or_equal(eh) && out.proven.is_none_or(|(l, _)| len < l) =>
+                {
+                    out.proven = Some((len, eh));
+                }
+                DISPROVEN
+                    if eh.is_superior_or_equal(hand)
+                        && out.disproven.is_none_or(|(l, _)| len > l) =>
+                {
+                    out.disproven = Some((len, eh));
+                }
+                UNKNOWN if eh == hand => {
+                    out.unknown = Some(((w[1] >> 32) as u32, w[2] as u32, len, (w[3] >> 16) as u16))
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Records a proof: mate within `len` plies for every hand holding `hand`.
+    pub(crate) fn store_proven(&mut self, key: u64, hand: Hand, len: u16, amount: u32) {
+        let slot = self.store(key, |eh, kind, elen| {
+            // The same proof hand, or an unknown entry the proof now answers.
+            (kind == PROVEN && eh == hand && elen >= len)
+                || (kind == UNKNOWN && eh.is_superior_or_equal(hand))
+        });
+        if let Some(i) = slot {
+            self.slots[i] = pack(key, hand, 0, INF, amount, len, 0, PROVEN);
+        }
+    }
+
+    /// Records a disproof: no mate within `lo` plies for every hand holding at most `hand`.
+    pub(crate) fn store_disproven(&mut self, key: u64, hand: Hand, lo: u16, amount: u32) {
+        let slot = self.store(key, |eh, kind, elen| {
+            (kind == DISPROVEN && eh == hand && elen <= lo)
+                || (kind == UNKNOWN && hand.is_superior_or_equal(eh) && lo == LEN_INF)
+        });
+        if let Some(i) = slot {
+            self.slots[i] = pack(key, hand, INF, 0, amount, lo, 0, DISPROVEN);
+        }
+    }
+
+    /// Records proof and disproof numbers of the exact hand for a budget.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn store_unknown(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        pn: u32,
+        dn: u32,
+        budget: u16,
+        depth: u16,
+        amount: u32,
+    ) {
+        let Some(i) = self.store(key, |eh, kind, _| kind == UNKNOWN && eh == hand) else {
+            return;
+        };
+        let w = &self.slots[i];
+        let depth = if w[0] == key && (w[3] >> 32) as u8 == UNKNOWN {
+            depth.min((w[3] >> 16) as u16)
+        } else {
+            depth
+        };
+        self.slots[i] = pack(key, hand, pn, dn, amount, budget, depth, UNKNOWN);
+    }
+
+    /// The slot to write: one that `replaces` says the new entry supersedes, else an empty one,
+    /// else the one with the least work. Runs a collection first when the table is full enough.
+    fn store(&mut self, key: u64, replaces: impl Fn(Hand, u8, u16) -> bool) -> Option<usize> {
+        if self.used * 1024 > self.slots.len() * GC_FILL {
+            self.collect();
+        }
+        let h = self.home(key);
+        let mut empty = None;
+        let mut weakest: Option<(usize, u64)> = None;
+        for i in h..h + WINDOW {
+            let w = &self.slots[i];
+            let kind = (w[3] >> 32) as u8;
+            if kind == EMPTY {
+                empty = empty.or(Some(i));
+                continue;
+            }
+            if w[0] == key && replaces(hand_of(w), kind, w[3] as u16) {
+                return Some(i);
+            }
+            let worth = value(w);
+            if weakest.is_none_or(|(_, v)| worth < v) {
+                weakest = Some((i, worth));
+            }
+        }
+        if let Some(i) = empty {
+            self.used += 1;
+            return Some(i);
+        }
+        weakest.map(|(i, _)| i)
+    }
+
+    /// Sweeps the entries with the least work until the table is about half full. The
+    /// threshold comes from a histogram of work, so a sweep costs one pass.
+    fn collect(&mut self) {
+        let mut hist = [0usize; 64];
+        for w in &self.slots {
+            if (w[3] >> 32) as u8 != EMPTY {
+                hist[bucket(value(w))] += 1;
+            }
+        }
+        let target = self.slots.len() * GC_TARGET / 1024;
+        let mut remove = self.used.saturating_sub(target);
+        let mut threshold = 0;
+        for (b, &n) in hist.iter().enumerate() {
+            if remove == 0 {
+                break;
+            }
+            threshold = b + 1;
+            remove = remove.saturating_sub(n);
+        }
+        let mut used = 0;
+        for w in &mut self.slots {
+            if (w[3] >> 32) as u8 == EMPTY {
+                continue;
+            }
+            if bucket(value(w)) < threshold {
+                *w = [0; 4];
+            } else {
+                used += 1;
+            }
+        }
+        self.used = used;
+    }
+}
+
+/// Worth of keeping an entry: the work below it, doubled for proofs and disproofs.
+#[inline]
+fn value(w: &[u64; 4]) -> u64 {
+    let amount = w[2] >> 32;
+    let kind = (w[3] >> 32) as u8;
+    if kind == UNKNOWN {
+        amount
+    } else {
+        amount * 2 + 1
+    }
+}
+
+#[inline]
+fn bucket(v: u64) -> usize {
+    (64 - v.leading_zeros() as usize).min(63)
+}

@@ -1,0 +1,206 @@
+//! Problems with known answers, composed for these tests (their analysis is in the comments),
+//! the positions the rules of tsume single out, and limits.
+
+use std::time::Duration;
+
+use koma_core::{Move, Position};
+use koma_tsume::{Cancel, Finding, Mode, Options, Outcome, UnknownReason, Verdict, check, solve};
+
+fn mv(s: &str) -> Move {
+    s.parse().unwrap()
+}
+
+fn line(s: &str) -> Vec<Move> {
+    s.split_whitespace().map(mv).collect()
+}
+
+fn opts() -> Options {
+    Options::default()
+        .hash_mib(16)
+        .time(Duration::from_secs(60))
+}
+
+fn answer(sfen: &str, options: &Options) -> koma_tsume::Answer {
+    let pos = Position::from_sfen(sfen).unwrap();
+    let sol = solve(&pos, options, &mut |_| {}, &Cancel::new());
+    match sol.outcome {
+        Outcome::Mate(a) => a,
+        other => panic!("{sfen}: expected mate, got {other:?}"),
+    }
+}
+
+fn outcome(sfen: &str, options: &Options) -> Outcome {
+    let pos = Position::from_sfen(sfen).unwrap();
+    solve(&pos, options, &mut |_| {}, &Cancel::new()).outcome
+}
+
+/// The position rotated by 180 degrees with the colours swapped: the same problem with White
+/// attacking.
+fn flipped(sfen: &str) -> String {
+    let setup = koma_core::Setup::from_sfen(sfen).unwrap();
+    let mut out = setup.clone();
+    for sq in koma_core::Square::all() {
+        out.board[sq.rotate().index()] = setup
+            .piece_at(sq)
+            .map(|p| koma_core::Piece::new(p.color().flip(), p.kind()));
+    }
+    out.hands = [setup.hands[1], setup.hands[0]];
+    out.side_to_move = setup.side_to_move.flip();
+    out.to_sfen()
+}
+
+fn flip_move(m: Move) -> Move {
+    match (m.from(), m.drop_kind()) {
+        (Some(f), _) => Move::new(f.rotate(), m.to().rotate(), m.is_promotion()).unwrap(),
+        (None, Some(k)) => Move::drop(k, m.to().rotate()).unwrap(),
+        (None, None) => unreachable!(),
+    }
+}
+
+/// ▲５二金 mates at once: the pawn on 5c guards 5b.
+const GOLD_DROP: &str = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+
+/// The chase beside a sacrifice (issue 13): ▲4四飛成 △3二玉 ▲4一竜 △3三玉 ▲4四竜 repeats the
+/// position, a loop a graph-history-blind df-pn stores as "no mate". The mate is the sacrifice
+/// ▲3四飛 △同玉 (forced: 2b is the king's own pawn, 2c the knight's, 2d, 3b and the 4-file the
+/// rooks') ▲4四飛成 (4e guards the dragon, the gold on 2f covers 2e and 3e, the knight 2c and
+/// 4c). The gold on 5b stops ▲4三飛成.
+const CHASE: &str = "5R3/4g2p1/6k2/9/5PN2/7G1/9/9/9 b R2b2g4s3n4l16p 1";
+
+#[test]
+fn mate_in_one() {
+    let a = answer(GOLD_DROP, &opts());
+    assert_eq!(a.moves, line("G*5b"));
+    assert!(a.optimal && a.leftover.is_empty());
+}
+
+#[test]
+fn chase_that_cycles_beside_a_sacrifice() {
+    for mode in [Mode::Composer, Mode::Any] {
+        let a = answer(CHASE, &opts().mode(mode));
+        assert_eq!(a.moves, line("R*3d 3c3d 4a4d+"), "{mode:?}");
+    }
+    // The loop itself: after the chase returns, the sacrifice still mates.
+    let mut pos = Position::from_sfen(CHASE).unwrap();
+    for m in line("4a4d+ 3c3b 4d4a 3b3c") {
+        assert!(pos.play(m));
+    }
+    let sol = solve(&pos, &opts(), &mut |_| {}, &Cancel::new());
+    let Outcome::Mate(a) = sol.outcome else {
+        panic!("mate expected after the chase")
+    };
+    // The rook on 4a is a dragon now.
+    assert_eq!(a.moves, line("R*3d 3c3d 4a4d"));
+}
+
+#[test]
+fn white_attacks() {
+    let sfen = flipped(CHASE);
+    assert!(sfen.contains(" w "), "{sfen}");
+    let a = answer(&sfen, &opts());
+    let expect: Vec<Move> = line("R*3d 3c3d 4a4d+").into_iter().map(flip_move).collect();
+    assert_eq!(a.moves, expect);
+    let a = answer(&flipped(GOLD_DROP), &opts());
+    assert_eq!(a.moves, vec![flip_move(mv("G*5b"))]);
+}
+
+#[test]
+fn no_mate() {
+    // The gold is taken: nothing left to check with.
+    assert_eq!(
+        outcome("4k4/9/9/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1", &opts()),
+        Outcome::NoMate
+    );
+    // No check at all.
+    assert_eq!(
+        outcome("4k4/9/9/9/9/9/9/9/9 b - 1", &opts()),
+        Outcome::NoMate
+    );
+    assert_eq!(outcome(koma_core::STARTPOS_SFEN, &opts()), Outcome::NoMate);
+}
+
+#[test]
+fn bare_king_ends_within_limits_and_never_claims_mate() {
+    // A bare king in the centre against gold, silver and knight in hand: no mate exists; the
+    // answer must be "no mate" or "unknown" at the limit, never a mate.
+    let sfen = "9/9/9/9/4k4/9/9/9/9 b GSN2r2b3g3s3n4l18p 1";
+    let limited = opts().nodes(200_000);
+    match outcome(sfen, &limited) {
+        Outcome::NoMate | Outcome::Unknown(UnknownReason::Nodes) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn limits_give_unknown_with_figures() {
+    let pos = Position::from_sfen(CHASE).unwrap();
+    let sol = solve(&pos, &opts().nodes(5), &mut |_| {}, &Cancel::new());
+    assert_eq!(sol.outcome, Outcome::Unknown(UnknownReason::Nodes));
+    assert!(sol.stats.nodes >= 5);
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let sfen = "9/9/9/9/4k4/9/9/9/9 b GSN2r2b3g3s3n4l18p 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let sol = solve(&pos, &opts(), &mut |_| {}, &cancel);
+    assert_eq!(sol.outcome, Outcome::Unknown(UnknownReason::Cancelled));
+}
+
+#[test]
+fn progress_is_reported_and_a_solve_can_be_cancelled_from_another_thread() {
+    let sfen = "9/9/9/9/4k4/9/9/9/9 b GSN2r2b3g3s3n4l18p 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let cancel = Cancel::new();
+    let other = cancel.clone();
+    let mut reports = 0;
+    let sol = std::thread::scope(|s| {
+        s.spawn(move || {
+            std::thread::sleep(Duration::from_millis(600));
+            other.cancel();
+        });
+        solve(
+            &pos,
+            &Options::default().hash_mib(16),
+            &mut |_| reports += 1,
+            &cancel,
+        )
+    });
+    // The search may also finish first with "no mate"; it never claims mate.
+    assert!(matches!(
+        sol.outcome,
+        Outcome::Unknown(UnknownReason::Cancelled) | Outcome::NoMate
+    ));
+    assert!(reports >= 1);
+}
+
+#[test]
+fn check_judges_soundness_and_compares_a_given_answer() {
+    let pos = Position::from_sfen(GOLD_DROP).unwrap();
+    let expected = line("G*5b");
+    let c = check(&pos, &opts(), Some(&expected), &mut |_| {}, &Cancel::new());
+    assert_eq!(c.verdict, Verdict::Sound, "{:?}", c.findings);
+    assert!(c.findings.is_empty());
+    let cmp = c.expected.unwrap();
+    assert!(cmp.agrees && cmp.expected_mates && cmp.first_difference.is_none());
+}
+
+#[test]
+#[ignore = "heavy: run in release"]
+fn check_reports_alternative_mates() {
+    // In the chase, the sacrifice is the shortest mate, but the chase mates too, later: every
+    // other mating check at ply 1 is reported (余詰), with a bound of its length.
+    let pos = Position::from_sfen(CHASE).unwrap();
+    let expected = line("R*3d 3c3d 4a4d+");
+    let c = check(&pos, &opts(), Some(&expected), &mut |_| {}, &Cancel::new());
+    assert_eq!(c.verdict, Verdict::Flawed);
+    assert!(c.expected.unwrap().agrees);
+    assert!(c.findings.iter().any(|f| matches!(
+        f,
+        Finding::AlternativeMate { ply: 1, mv, within } if *mv == self::mv("4a4d+") && *within > 3
+    )), "{:?}", c.findings);
+    // A line that leaves the answer at ply 1 is not a mate (the king escapes to 3b).
+    let wrong = line("4a4d+ 3c3b");
+    let c = check(&pos, &opts(), Some(&wrong), &mut |_| {}, &Cancel::new());
+    let cmp = c.expected.unwrap();
+    assert!(!cmp.agrees && !cmp.expected_mates);
+    assert_eq!(cmp.first_difference.unwrap().ply, 1);
+}

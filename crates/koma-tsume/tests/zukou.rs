@@ -1,0 +1,90 @@
+//! 将棋図巧 (data/tsume/zukou.jsonl, CC0): a subset solved for the composer's answer and compared
+//! with the records; the answer must not depend on the hash size. Heavy: release only
+//! (`cargo test --release -p koma-tsume -- --ignored`). The whole set is a benchmark
+//! (`cargo bench -p koma-tsume --bench zukou`), not a test.
+
+use std::time::Duration;
+
+use koma_core::{Move, Position};
+use koma_tsume::{Cancel, Options, Outcome, solve};
+
+struct Problem {
+    id: String,
+    sfen: String,
+    solution: Vec<Move>,
+}
+
+fn problems() -> Vec<Problem> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tsume/zukou.jsonl");
+    let text =
+        std::fs::read_to_string(path).expect("data/tsume/zukou.jsonl is part of the repository");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            Problem {
+                id: v["id"].as_str().expect("id").to_string(),
+                sfen: v["sfen"].as_str().expect("sfen").to_string(),
+                solution: v["solution_usi"]
+                    .as_array()
+                    .expect("solution_usi")
+                    .iter()
+                    .map(|m| m.as_str().expect("a USI move").parse().expect("a USI move"))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn problem(id: &str) -> Problem {
+    problems()
+        .into_iter()
+        .find(|p| p.id == id)
+        .unwrap_or_else(|| panic!("{id} missing"))
+}
+
+fn composer(p: &Problem, hash_mib: usize) -> Vec<Move> {
+    let pos = Position::from_sfen(&p.sfen).unwrap();
+    let opts = Options::default()
+        .hash_mib(hash_mib)
+        .time(Duration::from_secs(120));
+    let sol = solve(&pos, &opts, &mut |_| {}, &Cancel::new());
+    match sol.outcome {
+        Outcome::Mate(a) => {
+            assert!(a.optimal, "{}: the composer's answer was not settled", p.id);
+            a.moves
+        }
+        other => panic!("{}: {other:?}", p.id),
+    }
+}
+
+#[test]
+fn the_set_is_complete() {
+    let all = problems();
+    assert_eq!(all.len(), 100);
+    for p in &all {
+        Position::from_sfen(&p.sfen).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+        assert!(p.solution.len() % 2 == 1, "{}", p.id);
+    }
+}
+
+/// Problems whose recorded answer is the composer's answer by koma's rules, move for move.
+#[test]
+#[ignore = "heavy: run in release"]
+fn subset_agrees_with_the_records() {
+    for id in ["zukou-002", "zukou-018", "zukou-042"] {
+        let p = problem(id);
+        assert_eq!(composer(&p, 64), p.solution, "{id}");
+    }
+}
+
+#[test]
+#[ignore = "heavy: run in release"]
+fn the_answer_does_not_depend_on_the_hash_size() {
+    for id in ["zukou-002", "zukou-018"] {
+        let p = problem(id);
+        let small = composer(&p, 1);
+        let large = composer(&p, 256);
+        assert_eq!(small, large, "{id}");
+    }
+}
