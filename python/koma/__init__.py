@@ -2,7 +2,9 @@
 
 - :class:`VecEnv`: B games stepped together (Gymnasium vector-env conventions), dlshogi action
   masks, the ``[B, 21, 81, 81, 2]`` legal-move tensor, dlshogi input features, rewards per colour.
-- :class:`Board`: one position (legal moves, push/pop, labels, features).
+- :class:`Board`: one position (legal moves, push/pop, labels, features, game records through
+  koma-record); :func:`record_examples` turns a record into (features, labels) for supervised
+  learning.
 - :mod:`koma.tensor`: the constant-tensor (einsum) formulation of the rules, an executable
   reference on numpy or torch.
 
@@ -16,7 +18,9 @@ from koma._koma import (
     Board,
     IllegalMoveError,
     NativeBatch,
+    RecordError,
     SfenError,
+    record_examples,
 )
 from koma.env import VecEnv
 
@@ -27,6 +31,8 @@ __all__ = [
     "Board",
     "IllegalMoveError",
     "NativeBatch",
+    "RecordError",
     "SfenError",
+    "record_examples",
     "VecEnv",
 ]

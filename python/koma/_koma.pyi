@@ -12,6 +12,13 @@ STARTPOS_SFEN: str
 class IllegalMoveError(ValueError):
     """A move or action that is not legal in its position."""
 
+class RecordError(ValueError):
+    """A game record that cannot be read (the message names the line and column)."""
+
+def record_examples(
+    data: Union[str, bytes], format: Optional[str] = None
+) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]: ...
+
 class SfenError(ValueError):
     """Text that is not a legal position in SFEN."""
 
@@ -79,3 +86,6 @@ class Board:
     def label_to_usi(self, label: int) -> str: ...
     def features(self) -> npt.NDArray[np.uint8]: ...
     def copy(self) -> "Board": ...
+    @staticmethod
+    def from_record(data: Union[str, bytes], format: Optional[str] = None) -> "Board": ...
+    def to_record(self, format: str = "kif") -> str: ...

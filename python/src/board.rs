@@ -9,7 +9,72 @@ use numpy::{IntoPyArray, PyArray1, PyArrayDyn};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::{IllegalMoveError, SfenError};
+use crate::{IllegalMoveError, RecordError, SfenError};
+
+/// Reads one game record: format detected from the content (bytes or text, any encoding
+/// koma-record knows), or the format named.
+fn read_record(data: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<koma_record::Record> {
+    let read = match format {
+        None => {
+            let bytes: Vec<u8> = match data.extract::<String>() {
+                Ok(text) => text.into_bytes(),
+                Err(_) => data.extract::<Vec<u8>>().map_err(|_| {
+                    pyo3::exceptions::PyTypeError::new_err("a record is given as str or bytes")
+                })?,
+            };
+            koma_record::input::read_one(&bytes, None)
+        }
+        Some(name) => {
+            let fmt = record_format(name)?;
+            let text: String = data.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "with a format named, the record is given as str (bytes are detected without one)",
+                )
+            })?;
+            fmt.read(&text)
+        }
+    };
+    read.map(|r| r.record)
+        .map_err(|e| RecordError::new_err(e.to_string()))
+}
+
+fn record_format(name: &str) -> PyResult<koma_record::Format> {
+    koma_record::Format::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "record format {name:?} is not one of csa, kif, ki2, usi, sfen, bod, jkf"
+        ))
+    })
+}
+
+/// Training pairs: features `[N, 119, 9, 9]` and labels `[N]`.
+type Examples<'py> = (Bound<'py, PyArrayDyn<u8>>, Bound<'py, PyArray1<i64>>);
+
+/// The features and labels of every position of a record's main line and the move played from
+/// it, for supervised learning: (features uint8 [N, 119, 9, 9], labels int64 [N]).
+#[pyfunction]
+#[pyo3(signature = (data, format=None))]
+pub fn record_examples<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    format: Option<&str>,
+) -> PyResult<Examples<'py>> {
+    let record = read_record(data, format)?;
+    let moves: Vec<Move> = record.moves().collect();
+    let mut pos = record.initial().clone();
+    let mut planes = vec![0u8; moves.len() * FEATURES_LEN];
+    let mut labels = Vec::with_capacity(moves.len());
+    for (m, out) in moves.iter().zip(planes.chunks_mut(FEATURES_LEN)) {
+        write_features(&pos, out);
+        labels.push(move_label(*m, pos.side_to_move()) as i64);
+        pos.do_move(*m);
+    }
+    let a = ArrayD::from_shape_vec(IxDyn(&[moves.len(), FEATURES_LEN / 81, 9, 9]), planes)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((
+        a.into_pyarray(py),
+        Array1::from_vec(labels).into_pyarray(py),
+    ))
+}
 
 /// A shogi position and the moves played on it since it was set up.
 ///
@@ -214,6 +279,39 @@ impl Board {
         let a = ArrayD::from_shape_vec(IxDyn(&[FEATURES_LEN / 81, 9, 9]), v)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(a.into_pyarray(py))
+    }
+
+    /// A board from a game record (CSA, KIF, KI2, USI, SFEN, BOD, JKF; read by koma-record):
+    /// the record's initial position with its main line played. The format and encoding are
+    /// detected from the content unless `format` names one.
+    #[staticmethod]
+    #[pyo3(signature = (data, format=None))]
+    fn from_record(data: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<Board> {
+        let record = read_record(data, format)?;
+        let mut pos = record.initial().clone();
+        for m in record.moves() {
+            pos.do_move(m);
+        }
+        Ok(Board { pos })
+    }
+
+    /// The game so far as a record in `format` (csa, kif, ki2, usi, sfen, bod, jkf), written by
+    /// koma-record: the position the board was set up from and the moves played since.
+    #[pyo3(signature = (format="kif"))]
+    fn to_record(&self, format: &str) -> PyResult<String> {
+        let fmt = record_format(format)?;
+        let mut start = self.pos.clone();
+        let mut moves = Vec::new();
+        while let Some(m) = start.undo_move() {
+            moves.push(m);
+        }
+        let mut record = koma_record::Record::new(start);
+        for m in moves.into_iter().rev() {
+            record
+                .push(m)
+                .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        }
+        Ok(fmt.write(&record))
     }
 
     /// A copy, with the moves played.

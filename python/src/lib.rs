@@ -16,6 +16,12 @@ pyo3::create_exception!(
 );
 pyo3::create_exception!(
     _koma,
+    RecordError,
+    pyo3::exceptions::PyValueError,
+    "A game record that cannot be read (the message names the line and column)."
+);
+pyo3::create_exception!(
+    _koma,
     SfenError,
     pyo3::exceptions::PyValueError,
     "Text that is not a legal position in SFEN."
@@ -37,6 +43,8 @@ fn batch_error(e: koma_batch::BatchError) -> PyErr {
 fn _koma(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("SfenError", m.py().get_type::<SfenError>())?;
+    m.add("RecordError", m.py().get_type::<RecordError>())?;
+    m.add_function(wrap_pyfunction!(board::record_examples, m)?)?;
     m.add("NUM_LABELS", koma_batch::label::NUM_LABELS)?;
     m.add("NUM_FEATURES", koma_batch::features::NUM_PLANES)?;
     m.add("STARTPOS_SFEN", koma_core::STARTPOS_SFEN)?;

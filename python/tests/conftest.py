@@ -48,3 +48,20 @@ def cshogi_features(board: "cshogi.Board") -> np.ndarray:
 @pytest.fixture(scope="session")
 def positions():
     return cshogi_positions(3000, seed=20261123)
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--tensor-backend",
+        default="numpy",
+        choices=["numpy", "torch"],
+        help="array backend of the einsum reference tests (torch is opt-in: pip install torch first)",
+    )
+    parser.addoption("--tensor-device", default=None, help="torch device for the reference, e.g. cuda")
+
+
+@pytest.fixture(scope="session")
+def rules(request):
+    from koma.tensor import Rules
+
+    return Rules(request.config.getoption("--tensor-backend"), device=request.config.getoption("--tensor-device"))
