@@ -182,23 +182,11 @@ impl Builder {
     /// The position at the end of the current line and each side's time used, replayed from
     /// the initial position.
     fn replay(&self) -> (Position, [u64; 2]) {
-        let mut pos = self.record.initial.clone();
         let mut totals = [0u64; 2];
-        let mut play = |pos: &mut Position, m: &RecordMove| {
+        let pos = self.record.replay(&self.path, |pos, m| {
             let side = pos.side_to_move().index();
             totals[side] = totals[side].saturating_add(m.time.map_or(0, |t| t.used_ms));
-            pos.do_move(m.mv);
-        };
-        let mut line = &self.record.main;
-        for &(i, v) in &self.path {
-            for m in &line.moves[..i] {
-                play(&mut pos, m);
-            }
-            line = &line.moves[i].variations[v];
-        }
-        for m in &line.moves {
-            play(&mut pos, m);
-        }
+        });
         (pos, totals)
     }
 

@@ -451,6 +451,20 @@ pub(crate) fn resolve(pos: &Position, mt: &MoveText) -> Result<Move, Vec<Move>> 
         return Err(Vec::new());
     };
     let promote = mt.promote == Some(true);
+    // KIF names the origin, or 打 for a drop: that one move is checked directly, without
+    // generating every legal move (the same answer as the search below).
+    if mt.direction.is_none() && mt.side.is_none() && !mt.straight {
+        let direct = match (mt.from, mt.drop) {
+            (Some(from), false) if pos.piece_at(from).map(Piece::kind) == Some(mt.kind) => {
+                Move::new(from, to, promote)
+            }
+            (None, true) if !promote => Move::drop(mt.kind, to),
+            _ => None,
+        };
+        if let Some(m) = direct.filter(|&m| pos.is_legal(m)) {
+            return Ok(m);
+        }
+    }
     let mut fits: Vec<Move> = Vec::new();
     for m in pos.legal_moves().iter().copied() {
         if m.to() != to {

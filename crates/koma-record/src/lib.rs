@@ -1,8 +1,9 @@
 //! koma-record: game records, problem files and Japanese move notation.
 //!
-//! Reads and writes CSA (2.2 and 3.0), KIF (Shift-JIS `.kif` and UTF-8 `.kifu`, with handicaps,
-//! BOD diagrams, times, comments and variations), KI2, USI `position` strings and SFEN lines, and
-//! BOD diagrams of any position. Moves are named in Japanese (`▲７六歩`, `△同　銀`,
+//! Reads and writes CSA (2.2 and 3.0, in UTF-8, Shift-JIS or EUC-JP), KIF (Shift-JIS `.kif` and
+//! UTF-8 `.kifu`, with handicaps, BOD diagrams, times, comments and variations), KI2, JKF (the
+//! JSON kifu format of Kifu for JS and ShogiHome), USI `position` strings and SFEN lines, and BOD
+//! diagrams of any position. Moves are named in Japanese (`▲７六歩`, `△同　銀`,
 //! `▲５八金左`) with the JSA disambiguation rules, or in Western style (`P-7f`, `Bx2b+`).
 //!
 //! The main types: a [`Record`] is an initial position, a main [`Line`] of [`RecordMove`]s

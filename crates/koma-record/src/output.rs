@@ -58,10 +58,10 @@ impl Format {
         }
         let side = record.position_after(usize::MAX).side_to_move();
         match (self, end) {
-            (Format::Csa, Some(k)) if !k.has_csa_form() => out.push(format!(
-                "CSA has no special move for {}; written as {}",
+            (Format::Csa | Format::Jkf, Some(k)) if !k.has_csa_form() => out.push(format!(
+                "{name} has no special move for {}; written as {}",
                 k.kif(side),
-                k.csa(side)
+                k.csa(side).trim_start_matches('%')
             )),
             (Format::Kif | Format::Ki2, Some(k)) if !k.has_kif_form() => out.push(format!(
                 "{name} has no word for {}; written as {}",
@@ -73,6 +73,12 @@ impl Format {
                 k.kif(side)
             )),
             _ => {}
+        }
+        if matches!(self, Format::Csa | Format::Jkf) && record.initial().ply() != 1 {
+            out.push(format!(
+                "{name} has no move number; the record starts at move 1 (was {})",
+                record.initial().ply()
+            ));
         }
         if self == Format::Ki2 && has_times {
             out.push("KI2 has no times; they are not written".to_owned());

@@ -284,16 +284,30 @@ impl Record {
 
     /// The position at the end of the line at `steps` (which exists).
     fn position_at_end(&self, steps: &[(usize, usize)]) -> Position {
+        self.replay(steps, |_, _| {})
+    }
+
+    /// Plays the moves that lead to the end of the line at `steps` (which exists), calling
+    /// `each` with the position before each move and the move; returns the position at the end.
+    pub(crate) fn replay(
+        &self,
+        steps: &[(usize, usize)],
+        mut each: impl FnMut(&Position, &RecordMove),
+    ) -> Position {
         let mut pos = self.initial.clone();
+        let mut play = |pos: &mut Position, m: &RecordMove| {
+            each(pos, m);
+            pos.do_move(m.mv);
+        };
         let mut line = &self.main;
         for &(i, v) in steps {
             for m in &line.moves[..i] {
-                pos.do_move(m.mv);
+                play(&mut pos, m);
             }
             line = &line.moves[i].variations[v];
         }
         for m in &line.moves {
-            pos.do_move(m.mv);
+            play(&mut pos, m);
         }
         pos
     }

@@ -142,7 +142,7 @@ fn ki2_results_and_sealed_moves() {
     assert!(Format::Csa.write(&meijin).contains("\n%CHUDAN\n"));
     assert_eq!(
         Format::Csa.losses(&meijin),
-        ["CSA has no special move for 封じ手; written as %CHUDAN"]
+        ["CSA has no special move for 封じ手; written as CHUDAN"]
     );
 }
 
