@@ -48,9 +48,8 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             if new_size > layout.size() {
-                let now =
-                    LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
-                        - layout.size();
+                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
+                    - layout.size();
                 PEAK.fetch_max(now, Ordering::Relaxed);
             } else {
                 LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
@@ -274,10 +273,24 @@ fn main() {
     // One long walk; each format gets the prefix whose text is about `mb` MB (at most MAX_MOVES
     // moves: a record of one game is held whole in memory).
     let t = Instant::now();
-    let walk = long_walk(100_000.min(target / 40), MAX_MOVES.min(target / 4), &mut rng);
-    println!("# generated {} random legal moves in {:.1?}", walk.len(), t.elapsed());
+    let walk = long_walk(
+        100_000.min(target / 40),
+        MAX_MOVES.min(target / 4),
+        &mut rng,
+    );
+    println!(
+        "# generated {} random legal moves in {:.1?}",
+        walk.len(),
+        t.elapsed()
+    );
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
-    for format in [Format::Kif, Format::Ki2, Format::Csa, Format::Jkf, Format::Usi] {
+    for format in [
+        Format::Kif,
+        Format::Ki2,
+        Format::Csa,
+        Format::Jkf,
+        Format::Usi,
+    ] {
         let probe = format.write(&game(&walk[..2_000], &mut rng)).len();
         let n = (target * 2_000 / probe).min(walk.len());
         inputs.push((
@@ -286,9 +299,18 @@ fn main() {
         ));
     }
     drop(walk);
-    inputs.push(("many.sfen".to_owned(), sfen_lines(target, &mut rng).into_bytes()));
-    inputs.push(("many-games.usi".to_owned(), many_games(target, Format::Usi, &mut rng)));
-    inputs.push(("many-games.csa".to_owned(), many_games(target, Format::Csa, &mut rng)));
+    inputs.push((
+        "many.sfen".to_owned(),
+        sfen_lines(target, &mut rng).into_bytes(),
+    ));
+    inputs.push((
+        "many-games.usi".to_owned(),
+        many_games(target, Format::Usi, &mut rng),
+    ));
+    inputs.push((
+        "many-games.csa".to_owned(),
+        many_games(target, Format::Csa, &mut rng),
+    ));
     println!("| input | MB | records | moves | median | MB/s | peak heap |");
     println!("|---|---|---|---|---|---|---|");
     for (name, bytes) in &inputs {
