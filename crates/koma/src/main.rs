@@ -12,6 +12,7 @@ mod cmd_core;
 mod cmd_hasami;
 mod cmd_place;
 mod cmd_record;
+mod cmd_serve;
 
 /// An error rendered for a person at the edge of the program.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
@@ -25,6 +26,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The workbench in the browser: serve the web front end and JSON API (until Ctrl-C).
+    Serve(cmd_serve::ServeArgs),
     /// Count the leaf nodes of the legal move tree (perft) and report the speed.
     Perft(cmd_core::PerftArgs),
     /// List the legal moves of a position.
@@ -42,6 +45,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve(args) => cmd_serve::serve(args),
         Command::Perft(args) => cmd_core::perft(args),
         Command::Moves(args) => cmd_core::moves(args),
         Command::Convert(args) => cmd_record::convert(args),

@@ -1,0 +1,484 @@
+//! Long work as jobs: a bounded queue in the database, a scheduler that starts queued jobs
+//! fairly (a few running per session, oldest first), worker threads with cancel, progress kept
+//! in memory and written to the database, and recovery of interrupted jobs at start.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::Limits;
+use crate::db::{Db, DbError, JobRow};
+use crate::error::ApiError;
+
+/// The kinds of job, by the name stored in the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    /// A placement count or enumeration (koma-place).
+    Place,
+}
+
+impl JobKind {
+    /// The stored name.
+    pub fn name(self) -> &'static str {
+        match self {
+            JobKind::Place => "place",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<JobKind> {
+        match name {
+            "place" => Some(JobKind::Place),
+            _ => None,
+        }
+    }
+}
+
+/// How many times a job is started again after interruptions before it is given up (a job that
+/// brings the server down each time must not do so forever).
+const MAX_RESTARTS: i64 = 3;
+
+/// Why a running job was asked to stop.
+const STOP_NONE: u8 = 0;
+const STOP_CANCEL: u8 = 1;
+const STOP_SHUTDOWN: u8 = 2;
+
+/// What a job's code sees: its parameters, the database, the limits, the cancel flag and a
+/// progress reporter.
+pub struct JobCtx<'a> {
+    /// The job's number.
+    pub id: i64,
+    /// Its checked parameters.
+    pub params: &'a serde_json::Value,
+    /// How many times it was started before (0 for the first run).
+    pub restarts: i64,
+    /// The database, for checkpoints and partial results.
+    pub db: &'a Db,
+    /// The server's limits.
+    pub limits: &'a Limits,
+    /// Set when the job must stop (cancel or shutdown); solvers poll it.
+    pub cancel: &'a AtomicBool,
+    progress: &'a Mutex<Option<serde_json::Value>>,
+    saved: Mutex<Option<Instant>>,
+}
+
+impl JobCtx<'_> {
+    /// Reports progress: kept in memory for readers at once, written to the database at most
+    /// once a second.
+    pub fn progress(&self, value: serde_json::Value) {
+        let mut saved = self.saved.lock().unwrap_or_else(|e| e.into_inner());
+        if saved.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+            *saved = Some(Instant::now());
+            // Progress is advisory: a failed write is retried with the next report.
+            let _ = self.db.set_progress(self.id, &value);
+        }
+        *self.progress.lock().unwrap_or_else(|e| e.into_inner()) = Some(value);
+    }
+}
+
+/// What a job's run gives: a result, or why it failed (a sentence for a person).
+pub type JobOutcome = Result<serde_json::Value, String>;
+
+struct Running {
+    session: String,
+    cancel: Arc<AtomicBool>,
+    stop: Arc<AtomicU8>,
+    progress: Arc<Mutex<Option<serde_json::Value>>>,
+}
+
+#[derive(Default)]
+struct Sched {
+    running: HashMap<i64, Running>,
+    shutting_down: bool,
+}
+
+/// The job system. Create with [`Jobs::start`]; stop with [`Jobs::shutdown`].
+pub struct Jobs {
+    db: Arc<Db>,
+    limits: Limits,
+    sched: Mutex<Sched>,
+    wake: Condvar,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+/// A job as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct JobView {
+    /// The job's number.
+    pub id: i64,
+    /// `place`.
+    pub kind: String,
+    /// `queued`, `running`, `done`, `failed` or `cancelled`.
+    pub state: String,
+    /// The parameters as checked by the server.
+    #[schema(value_type = Object)]
+    pub params: serde_json::Value,
+    /// The latest progress (kind-specific; counts as decimal strings).
+    #[schema(value_type = Option<Object>)]
+    pub progress: Option<serde_json::Value>,
+    /// The result, once `done` (kind-specific).
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<serde_json::Value>,
+    /// Why it failed or was cancelled, or a note on an interruption it recovered from.
+    pub error: Option<String>,
+    /// Times it was started again after an interruption.
+    pub restarts: i64,
+    /// Submitted, started, finished (Unix seconds).
+    pub created_at: i64,
+    /// See `created_at`.
+    pub started_at: Option<i64>,
+    /// See `created_at`.
+    pub finished_at: Option<i64>,
+}
+
+impl JobView {
+    /// True once the job will not change any more.
+    pub fn is_final(&self) -> bool {
+        matches!(self.state.as_str(), "done" | "failed" | "cancelled")
+    }
+}
+
+impl Jobs {
+    /// Starts the scheduler thread. Call [`recover`] on the database first.
+    pub fn start(db: Arc<Db>, limits: Limits) -> std::io::Result<Arc<Jobs>> {
+        let jobs = Arc::new(Jobs {
+            db,
+            limits,
+            sched: Mutex::new(Sched::default()),
+            wake: Condvar::new(),
+            threads: Mutex::new(Vec::new()),
+        });
+        let me = Arc::clone(&jobs);
+        let handle = std::thread::Builder::new()
+            .name("koma-jobs".into())
+            .spawn(move || me.schedule_loop())?;
+        jobs.lock_threads().push(handle);
+        Ok(jobs)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Sched> {
+        self.sched.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn lock_threads(&self) -> MutexGuard<'_, Vec<JoinHandle<()>>> {
+        self.threads.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues a job after checking the queue limits: a full queue answers 429.
+    pub fn submit(
+        &self,
+        kind: JobKind,
+        session: &str,
+        params: &serde_json::Value,
+    ) -> Result<JobView, ApiError> {
+        let (all, mine) = self.db.queued_counts(session)?;
+        if all >= self.limits.queue_capacity {
+            return Err(ApiError::too_many(
+                "queue_full",
+                format!(
+                    "the job queue is full ({all} jobs waiting); wait for some to finish or \
+                     cancel one, then try again"
+                ),
+            ));
+        }
+        if mine >= self.limits.queue_per_session {
+            return Err(ApiError::too_many(
+                "session_queue_full",
+                format!(
+                    "you already have {mine} jobs waiting (at most {}); wait for them or cancel \
+                     one",
+                    self.limits.queue_per_session
+                ),
+            ));
+        }
+        let id = self.db.insert_job(kind.name(), session, params)?;
+        self.wake.notify_all();
+        self.view(id)?
+            .ok_or_else(|| ApiError::internal("the job just stored could not be read back"))
+    }
+
+    /// A job as shown to clients, with the live progress of a running one.
+    pub fn view(&self, id: i64) -> Result<Option<JobView>, DbError> {
+        let Some(row) = self.db.job(id)? else {
+            return Ok(None);
+        };
+        let live = self
+            .lock()
+            .running
+            .get(&id)
+            .and_then(|r| r.progress.lock().unwrap_or_else(|e| e.into_inner()).clone());
+        let mut view = to_view(row);
+        if live.is_some() {
+            view.progress = live;
+        }
+        Ok(Some(view))
+    }
+
+    /// The newest jobs of a session.
+    pub fn list(&self, session: &str) -> Result<Vec<JobView>, DbError> {
+        let rows = self.db.session_jobs(session, 50)?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let id = r.id;
+                let mut v = to_view(r);
+                if let Some(p) = self.lock().running.get(&id) {
+                    if let Some(live) = p.progress.lock().unwrap_or_else(|e| e.into_inner()).clone()
+                    {
+                        v.progress = Some(live);
+                    }
+                }
+                v
+            })
+            .collect())
+    }
+
+    /// Cancels a queued or running job. A finished job answers 409.
+    pub fn cancel(&self, id: i64) -> Result<JobView, ApiError> {
+        {
+            let sched = self.lock();
+            if let Some(r) = sched.running.get(&id) {
+                r.stop.store(STOP_CANCEL, Ordering::SeqCst);
+                r.cancel.store(true, Ordering::SeqCst);
+            } else {
+                let Some(row) = self.db.job(id)? else {
+                    return Err(ApiError::not_found(format!("there is no job {id}")));
+                };
+                match row.state.as_str() {
+                    "queued" => self.db.finish(
+                        id,
+                        "cancelled",
+                        None,
+                        Some("cancelled before it started"),
+                    )?,
+                    state => {
+                        return Err(ApiError::conflict(
+                            "job_finished",
+                            format!("job {id} is already {state}; there is nothing to cancel"),
+                        ));
+                    }
+                }
+            }
+        }
+        self.view(id)?
+            .ok_or_else(|| ApiError::not_found(format!("there is no job {id}")))
+    }
+
+    /// Stops the scheduler, asks running jobs to stop (they keep their checkpoints and go back
+    /// to the queue) and waits for them.
+    pub fn shutdown(&self) {
+        {
+            let mut sched = self.lock();
+            sched.shutting_down = true;
+            for r in sched.running.values() {
+                r.stop.store(STOP_SHUTDOWN, Ordering::SeqCst);
+                r.cancel.store(true, Ordering::SeqCst);
+            }
+        }
+        self.wake.notify_all();
+        loop {
+            let handle = self.lock_threads().pop();
+            match handle {
+                Some(h) => {
+                    let _ = h.join();
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Jobs running now, and of one session.
+    pub fn running_counts(&self, session: &str) -> (usize, usize) {
+        let sched = self.lock();
+        let mine = sched
+            .running
+            .values()
+            .filter(|r| r.session == session)
+            .count();
+        (sched.running.len(), mine)
+    }
+
+    fn schedule_loop(self: Arc<Self>) {
+        let mut sched = self.lock();
+        loop {
+            if sched.shutting_down {
+                return;
+            }
+            if let Err(e) = self.start_queued(&mut sched) {
+                eprintln!("koma serve: the job scheduler could not read the queue: {e}");
+            }
+            sched = self
+                .wake
+                .wait_timeout(sched, Duration::from_secs(1))
+                .map(|(g, _)| g)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+    }
+
+    /// Starts queued jobs, oldest first, while the limits allow: at most `running_total` in
+    /// all and `running_per_session` per session, so one session's queue cannot hold back
+    /// another's first job.
+    fn start_queued(self: &Arc<Self>, sched: &mut Sched) -> Result<(), DbError> {
+        if sched.running.len() >= self.limits.running_total {
+            return Ok(());
+        }
+        for job in self.db.jobs_in_state("queued")? {
+            if sched.running.len() >= self.limits.running_total {
+                break;
+            }
+            let mine = sched
+                .running
+                .values()
+                .filter(|r| r.session == job.session)
+                .count();
+            if mine >= self.limits.running_per_session {
+                continue;
+            }
+            self.db.set_running(job.id)?;
+            let running = Running {
+                session: job.session.clone(),
+                cancel: Arc::new(AtomicBool::new(false)),
+                stop: Arc::new(AtomicU8::new(STOP_NONE)),
+                progress: Arc::new(Mutex::new(job.progress.clone())),
+            };
+            let (cancel, stop, progress) = (
+                Arc::clone(&running.cancel),
+                Arc::clone(&running.stop),
+                Arc::clone(&running.progress),
+            );
+            sched.running.insert(job.id, running);
+            let me = Arc::clone(self);
+            let spawned = std::thread::Builder::new()
+                .name(format!("koma-job-{}", job.id))
+                .spawn(move || me.run_job(job, &cancel, &stop, &progress));
+            match spawned {
+                Ok(h) => {
+                    let mut threads = self.lock_threads();
+                    threads.retain(|t| !t.is_finished());
+                    threads.push(h);
+                }
+                Err(e) => {
+                    eprintln!("koma serve: could not start a job thread: {e}");
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn run_job(
+        self: Arc<Self>,
+        job: JobRow,
+        cancel: &AtomicBool,
+        stop: &AtomicU8,
+        progress: &Mutex<Option<serde_json::Value>>,
+    ) {
+        let ctx = JobCtx {
+            id: job.id,
+            params: &job.params,
+            restarts: job.restarts,
+            db: &self.db,
+            limits: &self.limits,
+            cancel,
+            progress,
+            saved: Mutex::new(None),
+        };
+        let outcome =
+            std::panic::catch_unwind(AssertUnwindSafe(|| match JobKind::from_name(&job.kind) {
+                Some(JobKind::Place) => crate::place::run_job(&ctx),
+                None => Err(format!("unknown job kind {:?}", job.kind)),
+            }))
+            .unwrap_or_else(|panic| {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Err(format!(
+                    "the job failed inside koma (a bug; please report it): {what}"
+                ))
+            });
+        let last = progress.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(p) = &last {
+            let _ = self.db.set_progress(job.id, p);
+        }
+        let written = match (stop.load(Ordering::SeqCst), outcome) {
+            (STOP_SHUTDOWN, _) => self.db.requeue(
+                job.id,
+                "interrupted when the server stopped; it resumes when the server starts again",
+            ),
+            (STOP_CANCEL, _) => {
+                self.db
+                    .finish(job.id, "cancelled", None, Some("cancelled while running"))
+            }
+            (_, Ok(result)) => self.db.finish(job.id, "done", Some(&result), None),
+            (_, Err(reason)) => self.db.finish(job.id, "failed", None, Some(&reason)),
+        };
+        if let Err(e) = written {
+            eprintln!(
+                "koma serve: could not record the end of job {}: {e}",
+                job.id
+            );
+        }
+        self.lock().running.remove(&job.id);
+        self.wake.notify_all();
+    }
+}
+
+/// Jobs found `running` at start were interrupted by a crash or kill: each is queued again when
+/// its kind can resume, or marked failed with the reason.
+pub fn recover(db: &Db) -> Result<(), DbError> {
+    for job in db.jobs_in_state("running")? {
+        recover_one(db, &job)?;
+    }
+    Ok(())
+}
+
+fn recover_one(db: &Db, job: &JobRow) -> Result<(), DbError> {
+    match JobKind::from_name(&job.kind) {
+        _ if job.restarts >= MAX_RESTARTS => db.finish(
+            job.id,
+            "failed",
+            None,
+            Some(&format!(
+                "interrupted {} times (the server stopped while it ran each time); not started \
+                 again",
+                job.restarts + 1
+            )),
+        ),
+        Some(JobKind::Place) => db.requeue(
+            job.id,
+            "interrupted when the server stopped; resumed at the next start",
+        ),
+        None => db.finish(
+            job.id,
+            "failed",
+            None,
+            Some(&format!(
+                "interrupted, and its kind {:?} is unknown to this koma, so it cannot resume",
+                job.kind
+            )),
+        ),
+    }
+}
+
+fn to_view(r: JobRow) -> JobView {
+    JobView {
+        id: r.id,
+        kind: r.kind,
+        state: r.state,
+        params: r.params,
+        progress: r.progress,
+        result: r.result,
+        error: r.error,
+        restarts: r.restarts,
+        created_at: r.created_at,
+        started_at: r.started_at,
+        finished_at: r.finished_at,
+    }
+}

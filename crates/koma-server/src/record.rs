@@ -1,0 +1,211 @@
+//! Records (koma-record): read a KIF/KI2/CSA/USI/SFEN/BOD text into a tree the page can step
+//! through (each move with its Japanese name and the position after it), and convert between
+//! formats.
+
+use axum::Json;
+use koma_core::{Color, Position};
+use koma_record::{Format, Line, Read, ReadError, Record, japanese};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::api::ApiJson;
+use crate::error::{ApiError, ErrorBody};
+
+/// A record text to read.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordRequest {
+    /// The record: KIF, KI2, CSA, a USI position string, an SFEN or a BOD diagram.
+    pub text: String,
+    /// Its format (`kif`, `ki2`, `csa`, `usi`, `sfen`, `bod`); detected when left out.
+    pub format: Option<String>,
+}
+
+/// A record as a tree of moves.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecordView {
+    /// The format read.
+    pub format: &'static str,
+    /// Headers (先手, 後手, 棋戦, ...), in order, as `[key, value]`.
+    pub headers: Vec<[String; 2]>,
+    /// The position before the first move.
+    pub initial_sfen: String,
+    /// Comments on the initial position.
+    pub comments: Vec<String>,
+    /// The main line.
+    pub main: LineView,
+    /// What the reader noticed but accepted.
+    pub warnings: Vec<String>,
+}
+
+/// A line of moves.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LineView {
+    /// The moves.
+    #[schema(no_recursion)]
+    pub moves: Vec<MoveNode>,
+    /// How the line ended (投了, 詰み, ...), in Japanese, if the record says.
+    pub end: Option<String>,
+}
+
+/// One move of a record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveNode {
+    /// Its ply number (1 for the first move of the game).
+    pub ply: u32,
+    /// The move in USI notation.
+    pub usi: String,
+    /// The move in Japanese (`▲７六歩`, `△同　銀`, `▲５八金左`).
+    pub name: String,
+    /// The position after it.
+    pub sfen: String,
+    /// Comments after it.
+    pub comments: Vec<String>,
+    /// Time spent on it, in milliseconds, if recorded.
+    pub time_ms: Option<u64>,
+    /// Alternatives to this move (変化), each starting from the position before it.
+    #[schema(no_recursion)]
+    pub variations: Vec<LineView>,
+}
+
+/// A conversion.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConvertRequest {
+    /// The record.
+    pub text: String,
+    /// Its format; detected when left out.
+    pub from: Option<String>,
+    /// The format to write: `kif`, `ki2`, `csa`, `usi`, `sfen` or `bod`.
+    pub to: String,
+}
+
+/// A converted record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConvertView {
+    /// The format read.
+    pub from: &'static str,
+    /// The format written.
+    pub to: &'static str,
+    /// The record in that format.
+    pub text: String,
+}
+
+fn format_named(name: &str, field: &'static str) -> Result<Format, ApiError> {
+    Format::from_name(name.trim()).ok_or_else(|| {
+        ApiError::bad_input(
+            "bad_format",
+            format!("unknown format {name:?}: use kif, ki2, csa, usi, sfen or bod"),
+        )
+        .field(field)
+    })
+}
+
+/// The error for a record that could not be read, placed at its line and column.
+pub fn read_error(e: &ReadError, format: Format) -> ApiError {
+    ApiError::bad_input(
+        "bad_record",
+        format!("the {} record could not be read: {e}", format.name()),
+    )
+    .field("text")
+    .at(Some(e.line), Some(e.column))
+}
+
+/// Reads a record text in the given or detected format.
+pub fn read_text(text: &str, format: Option<&str>) -> Result<(Format, Read), ApiError> {
+    if text.trim().is_empty() {
+        return Err(ApiError::bad_input(
+            "empty_record",
+            "the text is empty: paste a KIF, KI2, CSA, USI or SFEN record",
+        )
+        .field("text"));
+    }
+    let format = match format {
+        Some(name) => format_named(name, "format")?,
+        None => Format::detect(text),
+    };
+    match format.read(text) {
+        Ok(read) => Ok((format, read)),
+        Err(e) => Err(read_error(&e, format)),
+    }
+}
+
+fn line_view(line: &Line, mut pos: Position) -> LineView {
+    let mut moves = Vec::with_capacity(line.moves.len());
+    for m in &line.moves {
+        let variations = m
+            .variations
+            .iter()
+            .map(|v| line_view(v, pos.clone()))
+            .collect();
+        let name = japanese::move_name(&pos, m.mv);
+        let ply = pos.ply();
+        pos.do_move(m.mv);
+        moves.push(MoveNode {
+            ply,
+            usi: m.mv.to_string(),
+            name,
+            sfen: pos.to_sfen(),
+            comments: m.comments.clone(),
+            time_ms: m.time.map(|t| t.used_ms),
+            variations,
+        });
+    }
+    LineView {
+        moves,
+        end: line
+            .end
+            .as_ref()
+            .map(|e| e.kind.kif(pos.side_to_move()).to_owned()),
+    }
+}
+
+/// The tree view of a record.
+pub fn view(format: Format, read: &Read) -> RecordView {
+    let rec: &Record = &read.record;
+    RecordView {
+        format: format.name(),
+        headers: rec
+            .headers
+            .iter()
+            .map(|(k, v)| [k.clone(), v.clone()])
+            .collect(),
+        initial_sfen: rec.initial.to_sfen(),
+        comments: rec.comments.clone(),
+        main: line_view(&rec.main, rec.initial.clone()),
+        warnings: read.warnings.iter().map(|w| w.to_string()).collect(),
+    }
+}
+
+/// Reads a record into a tree of moves with the position after each.
+#[utoipa::path(post, path = "/api/record", request_body = RecordRequest, tag = "record",
+    responses(
+        (status = 200, description = "the record", body = RecordView),
+        (status = 400, description = "the text is not a record koma can read; line and column say where", body = ErrorBody)))]
+pub async fn read(ApiJson(req): ApiJson<RecordRequest>) -> Result<Json<RecordView>, ApiError> {
+    let (format, read) = read_text(&req.text, req.format.as_deref())?;
+    Ok(Json(view(format, &read)))
+}
+
+/// Converts a record to another format.
+#[utoipa::path(post, path = "/api/record/convert", request_body = ConvertRequest, tag = "record",
+    responses(
+        (status = 200, description = "the record in the new format", body = ConvertView),
+        (status = 400, description = "unknown format or unreadable record", body = ErrorBody)))]
+pub async fn convert(ApiJson(req): ApiJson<ConvertRequest>) -> Result<Json<ConvertView>, ApiError> {
+    let to = format_named(&req.to, "to")?;
+    let (from, read) = read_text(&req.text, req.from.as_deref())?;
+    Ok(Json(ConvertView {
+        from: from.name(),
+        to: to.name(),
+        text: to.write(&read.record),
+    }))
+}
+
+/// The colour's name in the API.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
