@@ -910,12 +910,11 @@ var SAMPLE = `先手：先手
   11 同　飛(28)
   12 ２三歩打
 `;
-function decode(bytes) {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder("shift_jis").decode(bytes);
-  }
+function base64(bytes) {
+  const u8 = new Uint8Array(bytes);
+  let s = "";
+  for (let i = 0; i < u8.length; i += 32768) s += String.fromCharCode(...u8.subarray(i, i + 32768));
+  return btoa(s);
 }
 async function mountRecords(root) {
   const text = h("textarea", { id: "record-text", rows: 8, spellcheck: "false", "aria-label": t("r_paste"), placeholder: t("r_paste") });
@@ -935,7 +934,7 @@ async function mountRecords(root) {
   const copyKif = h("button", { type: "button", id: "copy-kif" }, t("r_copy_kif"));
   const copyCsa = h("button", { type: "button", id: "copy-csa" }, t("r_copy_csa"));
   let rec = null;
-  let source = "";
+  let source = { text: "" };
   let line = [];
   let end = null;
   let index = 0;
@@ -1054,7 +1053,7 @@ async function mountRecords(root) {
   async function read(input) {
     msg.clear();
     try {
-      rec = await request("POST", "/api/record", { text: input });
+      rec = await request("POST", "/api/record", input);
     } catch (e) {
       msg.error(e);
       return;
@@ -1066,20 +1065,21 @@ async function mountRecords(root) {
     end = rec.main.end;
     headers.replaceChildren(...rec.headers.slice(0, 6).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
     if (rec.warnings.length) msg.show(rec.warnings.join("; "), "note");
+    else if ("name" in input) msg.show(`${input.name} (${rec.format})`, "note");
     go(0);
   }
-  load.addEventListener("click", () => void read(text.value));
+  load.addEventListener("click", () => void read({ text: text.value }));
   file.addEventListener("change", async () => {
     const f = file.files?.[0];
     if (!f) return;
-    text.value = decode(await f.arrayBuffer());
-    await read(text.value);
+    text.value = "";
+    await read({ base64: base64(await f.arrayBuffer()), name: f.name });
   });
   copySfen.addEventListener("click", () => rec && void copy(sfenAt(index), copySfen));
   for (const [button, to] of [[copyKif, "kif"], [copyCsa, "csa"]]) {
     button.addEventListener("click", async () => {
       try {
-        const r = await request("POST", "/api/record/convert", { text: source, to });
+        const r = await request("POST", "/api/record/convert", { ...source, to });
         await copy(r.text, button);
       } catch (e) {
         msg.error(e);
@@ -1106,7 +1106,7 @@ async function mountRecords(root) {
   });
   const given = new URLSearchParams(location.search).get("sfen");
   text.value = given ?? SAMPLE;
-  await read(text.value);
+  await read({ text: text.value });
 }
 
 // src/main.ts

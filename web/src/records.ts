@@ -52,14 +52,16 @@ const SAMPLE = `先手：先手
   12 ２三歩打
 `;
 
-/** Decodes a record file: UTF-8 when it is valid UTF-8, else Shift-JIS (KIF's usual encoding). */
-function decode(bytes: ArrayBuffer): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder("shift_jis").decode(bytes);
-  }
+/** A file's bytes in base64: the server detects their encoding (UTF-8, Shift-JIS, EUC-JP). */
+function base64(bytes: ArrayBuffer): string {
+  const u8 = new Uint8Array(bytes);
+  let s = "";
+  for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode(...u8.subarray(i, i + 0x8000));
+  return btoa(s);
 }
+
+/** What the page sends for a record: pasted text, or a file's bytes and name. */
+type Input = { text: string } | { base64: string; name: string };
 
 export async function mountRecords(root: HTMLElement): Promise<void> {
   const text = h("textarea", { id: "record-text", rows: 8, spellcheck: "false", "aria-label": t("r_paste"), placeholder: t("r_paste") });
@@ -80,7 +82,7 @@ export async function mountRecords(root: HTMLElement): Promise<void> {
   const copyCsa = h("button", { type: "button", id: "copy-csa" }, t("r_copy_csa"));
 
   let rec: RecordView | null = null;
-  let source = "";
+  let source: Input = { text: "" };
   let line: MoveNode[] = [];
   let end: string | null = null;
   let index = 0;
@@ -203,10 +205,10 @@ export async function mountRecords(root: HTMLElement): Promise<void> {
     void showLegal(sfen);
   }
 
-  async function read(input: string): Promise<void> {
+  async function read(input: Input): Promise<void> {
     msg.clear();
     try {
-      rec = await request<RecordView>("POST", "/api/record", { text: input });
+      rec = await request<RecordView>("POST", "/api/record", input);
     } catch (e) {
       msg.error(e);
       return;
@@ -218,21 +220,22 @@ export async function mountRecords(root: HTMLElement): Promise<void> {
     end = rec.main.end;
     headers.replaceChildren(...rec.headers.slice(0, 6).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
     if (rec.warnings.length) msg.show(rec.warnings.join("; "), "note");
+    else if ("name" in input) msg.show(`${input.name} (${rec.format})`, "note");
     go(0);
   }
 
-  load.addEventListener("click", () => void read(text.value));
+  load.addEventListener("click", () => void read({ text: text.value }));
   file.addEventListener("change", async () => {
     const f = file.files?.[0];
     if (!f) return;
-    text.value = decode(await f.arrayBuffer());
-    await read(text.value);
+    text.value = "";
+    await read({ base64: base64(await f.arrayBuffer()), name: f.name });
   });
   copySfen.addEventListener("click", () => rec && void copy(sfenAt(index), copySfen));
   for (const [button, to] of [[copyKif, "kif"], [copyCsa, "csa"]] as const) {
     button.addEventListener("click", async () => {
       try {
-        const r = await request<{ text: string }>("POST", "/api/record/convert", { text: source, to });
+        const r = await request<{ text: string }>("POST", "/api/record/convert", { ...source, to });
         await copy(r.text, button);
       } catch (e) {
         msg.error(e);
@@ -260,5 +263,5 @@ export async function mountRecords(root: HTMLElement): Promise<void> {
 
   const given = new URLSearchParams(location.search).get("sfen");
   text.value = given ?? SAMPLE;
-  await read(text.value);
+  await read({ text: text.value });
 }

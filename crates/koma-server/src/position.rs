@@ -85,7 +85,7 @@ pub fn position_of(req: &PositionRequest) -> Result<Position, ApiError> {
     }
     let text = req.text.as_deref().unwrap_or("");
     let (_, read) = read_text(text, None)?;
-    let len = read.record.main.moves.len();
+    let len = read.record.main().moves().len();
     let n = req.move_number.unwrap_or(len);
     if n > len {
         return Err(ApiError::bad_input(

@@ -3,7 +3,9 @@
 //! formats.
 
 use axum::Json;
+use base64::Engine as _;
 use koma_core::{Color, Position};
+use koma_record::input::{self, Options, Records};
 use koma_record::{Format, Line, Read, ReadError, Record, japanese};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -11,13 +13,19 @@ use utoipa::ToSchema;
 use crate::api::ApiJson;
 use crate::error::{ApiError, ErrorBody};
 
-/// A record text to read.
+/// A record to read: pasted `text`, or a file's bytes in `base64` (whose encoding, UTF-8,
+/// Shift-JIS or EUC-JP, is detected).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecordRequest {
-    /// The record: KIF, KI2, CSA, a USI position string, an SFEN or a BOD diagram.
-    pub text: String,
-    /// Its format (`kif`, `ki2`, `csa`, `usi`, `sfen`, `bod`); detected when left out.
+    /// The record: KIF, KI2, CSA, JKF, a USI position string, an SFEN or a BOD diagram.
+    pub text: Option<String>,
+    /// Or a file's bytes, base64-encoded.
+    pub base64: Option<String>,
+    /// The file's name, if any: its extension is a hint when the content shows no format.
+    pub name: Option<String>,
+    /// Its format (`kif`, `ki2`, `csa`, `jkf`, `usi`, `sfen`, `bod`); detected from the content
+    /// when left out.
     pub format: Option<String>,
 }
 
@@ -72,11 +80,15 @@ pub struct MoveNode {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConvertRequest {
-    /// The record.
-    pub text: String,
-    /// Its format; detected when left out.
+    /// The record as text.
+    pub text: Option<String>,
+    /// Or a file's bytes, base64-encoded.
+    pub base64: Option<String>,
+    /// The file's name, if any.
+    pub name: Option<String>,
+    /// Its format; detected from the content when left out.
     pub from: Option<String>,
-    /// The format to write: `kif`, `ki2`, `csa`, `usi`, `sfen` or `bod`.
+    /// The format to write: `kif`, `ki2`, `csa`, `jkf`, `usi`, `sfen` or `bod`.
     pub to: String,
 }
 
@@ -95,7 +107,7 @@ fn format_named(name: &str, field: &'static str) -> Result<Format, ApiError> {
     Format::from_name(name.trim()).ok_or_else(|| {
         ApiError::bad_input(
             "bad_format",
-            format!("unknown format {name:?}: use kif, ki2, csa, usi, sfen or bod"),
+            format!("unknown format {name:?}: use kif, ki2, csa, jkf, usi, sfen or bod"),
         )
         .field(field)
     })
@@ -108,54 +120,99 @@ pub fn read_error(e: &ReadError, format: Format) -> ApiError {
         format!("the {} record could not be read: {e}", format.name()),
     )
     .field("text")
-    .at(Some(e.line), Some(e.column))
+    .at(
+        (e.line > 0).then_some(e.line),
+        (e.column > 0).then_some(e.column),
+    )
 }
 
-/// Reads a record text in the given or detected format.
-pub fn read_text(text: &str, format: Option<&str>) -> Result<(Format, Read), ApiError> {
-    if text.trim().is_empty() {
+/// Reads one record from bytes with koma-record's input detection (encoding and format from the
+/// content; `name`'s extension as a hint), or in the given format.
+pub fn read_bytes(
+    bytes: &[u8],
+    name: Option<&str>,
+    format: Option<&str>,
+) -> Result<(Format, Read), ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::bad_input(
             "empty_record",
-            "the text is empty: paste a KIF, KI2, CSA, USI or SFEN record",
+            "the record is empty: paste a KIF, KI2, CSA, JKF, USI or SFEN record",
         )
         .field("text"));
     }
-    let format = match format {
-        Some(name) => format_named(name, "format")?,
-        None => Format::detect(text),
+    let forced = format.map(|f| format_named(f, "format")).transpose()?;
+    let (format, read) = match forced {
+        None => (
+            input::detect(bytes, name).format,
+            input::read_one(bytes, name),
+        ),
+        Some(f) => {
+            let options = Options {
+                format: Some(f),
+                encoding: None,
+            };
+            let mut records = Records::new(bytes, name, options).map_err(|e| read_error(&e, f))?;
+            let Some(read) = records.next() else {
+                return Err(ApiError::bad_input(
+                    "empty_record",
+                    format!("the text holds no {} record", f.name()),
+                )
+                .field("text"));
+            };
+            (f, read)
+        }
     };
-    match format.read(text) {
-        Ok(read) => Ok((format, read)),
-        Err(e) => Err(read_error(&e, format)),
+    read.map(|r| (format, r))
+        .map_err(|e| read_error(&e, format))
+}
+
+/// The bytes of a request's record: its `text`, or its `base64` decoded.
+fn input_bytes(text: Option<&str>, b64: Option<&str>) -> Result<Vec<u8>, ApiError> {
+    match (text, b64) {
+        (Some(text), None) => Ok(text.as_bytes().to_vec()),
+        (None, Some(b64)) => base64::engine::general_purpose::STANDARD
+            .decode(b64.trim())
+            .map_err(|e| {
+                ApiError::bad_input("bad_base64", format!("base64: not base64 ({e})"))
+                    .field("base64")
+            }),
+        _ => Err(ApiError::bad_input(
+            "one_input",
+            "give exactly one of text and base64",
+        )),
     }
 }
 
+/// Reads a pasted record text.
+pub fn read_text(text: &str, format: Option<&str>) -> Result<(Format, Read), ApiError> {
+    read_bytes(text.as_bytes(), None, format)
+}
+
 fn line_view(line: &Line, mut pos: Position) -> LineView {
-    let mut moves = Vec::with_capacity(line.moves.len());
-    for m in &line.moves {
+    let mut moves = Vec::with_capacity(line.moves().len());
+    for m in line.moves() {
         let variations = m
-            .variations
+            .variations()
             .iter()
             .map(|v| line_view(v, pos.clone()))
             .collect();
-        let name = japanese::move_name(&pos, m.mv);
+        let name = japanese::move_name(&pos, m.mv());
         let ply = pos.ply();
-        pos.do_move(m.mv);
+        pos.do_move(m.mv());
         moves.push(MoveNode {
             ply,
-            usi: m.mv.to_string(),
+            usi: m.mv().to_string(),
             name,
             sfen: pos.to_sfen(),
-            comments: m.comments.clone(),
-            time_ms: m.time.map(|t| t.used_ms),
+            comments: m.comments().to_vec(),
+            time_ms: m.time().map(|t| t.used_ms),
             variations,
         });
     }
     LineView {
         moves,
         end: line
-            .end
-            .as_ref()
+            .end()
             .map(|e| e.kind.kif(pos.side_to_move()).to_owned()),
     }
 }
@@ -166,13 +223,13 @@ pub fn view(format: Format, read: &Read) -> RecordView {
     RecordView {
         format: format.name(),
         headers: rec
-            .headers
+            .headers()
             .iter()
             .map(|(k, v)| [k.clone(), v.clone()])
             .collect(),
-        initial_sfen: rec.initial.to_sfen(),
-        comments: rec.comments.clone(),
-        main: line_view(&rec.main, rec.initial.clone()),
+        initial_sfen: rec.initial().to_sfen(),
+        comments: rec.comments().to_vec(),
+        main: line_view(rec.main(), rec.initial().clone()),
         warnings: read.warnings.iter().map(|w| w.to_string()).collect(),
     }
 }
@@ -183,7 +240,8 @@ pub fn view(format: Format, read: &Read) -> RecordView {
         (status = 200, description = "the record", body = RecordView),
         (status = 400, description = "the text is not a record koma can read; line and column say where", body = ErrorBody)))]
 pub async fn read(ApiJson(req): ApiJson<RecordRequest>) -> Result<Json<RecordView>, ApiError> {
-    let (format, read) = read_text(&req.text, req.format.as_deref())?;
+    let bytes = input_bytes(req.text.as_deref(), req.base64.as_deref())?;
+    let (format, read) = read_bytes(&bytes, req.name.as_deref(), req.format.as_deref())?;
     Ok(Json(view(format, &read)))
 }
 
@@ -194,7 +252,8 @@ pub async fn read(ApiJson(req): ApiJson<RecordRequest>) -> Result<Json<RecordVie
         (status = 400, description = "unknown format or unreadable record", body = ErrorBody)))]
 pub async fn convert(ApiJson(req): ApiJson<ConvertRequest>) -> Result<Json<ConvertView>, ApiError> {
     let to = format_named(&req.to, "to")?;
-    let (from, read) = read_text(&req.text, req.from.as_deref())?;
+    let bytes = input_bytes(req.text.as_deref(), req.base64.as_deref())?;
+    let (from, read) = read_bytes(&bytes, req.name.as_deref(), req.from.as_deref())?;
     Ok(Json(ConvertView {
         from: from.name(),
         to: to.name(),

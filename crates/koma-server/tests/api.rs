@@ -244,6 +244,31 @@ fn records_read_and_convert() {
     assert_eq!(e["line"], 4);
     s.post("/api/record", &json!({"text": "  \n"}))
         .error(400, "empty_record");
+
+    // A Shift-JIS file as bytes: koma-record's input call detects the encoding and format.
+    use base64::Engine as _;
+    let file = include_bytes!("../../koma-record/tests/data/yokofudori.kif");
+    let b64 = base64::engine::general_purpose::STANDARD.encode(file);
+    let r = s
+        .post(
+            "/api/record",
+            &json!({"base64": b64, "name": "yokofudori.kif"}),
+        )
+        .json();
+    assert_eq!(r["format"], "kif");
+    assert_eq!(r["main"]["moves"].as_array().unwrap().len(), 30);
+    assert_eq!(
+        r["main"]["moves"][9]["sfen"],
+        "lnsgk1snl/1r4gb1/p1pppp2p/6pp1/1p7/2P6/PP1PPPP1P/1BG4R1/LNS1KGSNL b p 11"
+    );
+    let csa = s
+        .post("/api/record/convert", &json!({"base64": b64, "to": "csa"}))
+        .json();
+    assert!(csa["text"].as_str().unwrap().contains("+2726FU"));
+    s.post("/api/record", &json!({"base64": "***"}))
+        .error(400, "bad_base64");
+    s.post("/api/record", &json!({"text": KIF, "base64": b64}))
+        .error(400, "one_input");
     s.post("/api/record", &json!({"text": KIF, "format": "pgn"}))
         .error(400, "bad_format");
     s.post("/api/record/convert", &json!({"text": KIF, "to": "docx"}))
