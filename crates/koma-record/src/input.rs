@@ -293,6 +293,8 @@ fn read_text(bytes: &[u8], encoding: Encoding, format: Format) -> Result<Read, R
     };
     match (decoded.error, read) {
         (None, read) => read,
+        // Nothing before the bad bytes: nothing to keep.
+        (Some(e), _) if decoded.text.trim().is_empty() => Err(e),
         (Some(e), Ok(read)) => Err(e.with_partial(read.record)),
         (Some(e), Err(inner)) => match inner.partial {
             Some(p) => Err(e.with_partial(*p)),

@@ -210,3 +210,15 @@ fn cut_inside_a_character_keeps_the_good_moves() {
     assert_eq!(e.kept_moves(), moves_before);
     assert!(moves_before > 0);
 }
+
+/// Bytes bad from the first line keep nothing: there is no record to write.
+#[test]
+fn nothing_read_keeps_nothing() {
+    let e = Records::new(&b"ab\xff\xfe\n   1 \x82"[..], None, Options::default())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Encoding { .. }), "{e}");
+    assert_eq!(e.partial, None);
+}

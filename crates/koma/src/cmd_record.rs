@@ -164,7 +164,8 @@ fn record_text(
 
 /// Where converted records go: one stream, or a file each in a directory.
 enum Sink {
-    Stream(RecordWriter<Box<dyn std::io::Write>>),
+    /// A writer, and the name of where it writes (for errors).
+    Stream(RecordWriter<Box<dyn std::io::Write>>, String),
     Dir {
         dir: PathBuf,
         stem: String,
@@ -177,7 +178,9 @@ enum Sink {
 impl Sink {
     fn write(&mut self, text: &str) -> Result<(), CliError> {
         match self {
-            Sink::Stream(w) => w.write_text(text).map_err(write_error),
+            Sink::Stream(w, name) => w
+                .write_text(text)
+                .map_err(|e| format!("{name}: {}", write_error(e)).into()),
             Sink::Dir {
                 dir,
                 stem,
@@ -196,8 +199,9 @@ impl Sink {
     }
 
     fn finish(self) -> Result<(), CliError> {
-        if let Sink::Stream(w) = self {
-            w.finish().map_err(write_error)?;
+        if let Sink::Stream(w, name) = self {
+            w.finish()
+                .map_err(|e| -> CliError { format!("{name}: {}", write_error(e)).into() })?;
         }
         Ok(())
     }
@@ -234,11 +238,15 @@ fn sink(args: &ConvertArgs) -> Result<Sink, CliError> {
         )),
         None => Box::new(BufWriter::new(std::io::stdout().lock())),
     };
-    Ok(Sink::Stream(RecordWriter::new(out, args.to, encoding)))
+    let name = args.out.as_deref().unwrap_or("standard output").to_owned();
+    Ok(Sink::Stream(
+        RecordWriter::new(out, args.to, encoding),
+        name,
+    ))
 }
 
 /// The most failed records `koma convert` names one by one; the rest are counted.
-const FAILURES_SHOWN: usize = 10;
+const FAILURES_SHOWN: usize = 3;
 
 /// `koma convert`: reads the records of the input one at a time and writes each as it comes.
 pub fn convert(args: ConvertArgs) -> Result<(), CliError> {
@@ -318,10 +326,14 @@ pub fn show(args: ShowArgs) -> Result<(), CliError> {
         read.record
     } else {
         usi::read_line(1, &args.input).map_err(|e| {
-            format!(
-                "`{}` is not a file, an SFEN or a USI position: {e}",
-                args.input
-            )
+            if args.input.contains(char::is_whitespace) || args.input.contains('/') {
+                format!("`{}`: {e}", args.input)
+            } else {
+                format!(
+                    "{}: no such file, and not an SFEN or a USI position: {e}",
+                    args.input
+                )
+            }
         })?
     };
     let mut out = String::new();
