@@ -303,6 +303,34 @@ function parseSfen(sfen) {
   }
   return { cells, side: side === "w" ? "w" : "b", black, white, ply: Number(ply) || 1 };
 }
+function toSfen(p) {
+  const rows = [];
+  for (let r = 0; r < 9; r++) {
+    let row = "";
+    let empty = 0;
+    for (let c = 0; c < 9; c++) {
+      const pc = p.cells[r * 9 + c];
+      if (!pc) {
+        empty++;
+        continue;
+      }
+      if (empty) row += empty;
+      empty = 0;
+      const letter = pc.black ? pc.kind : pc.kind.toLowerCase();
+      row += (pc.promoted ? "+" : "") + letter;
+    }
+    if (empty) row += empty;
+    rows.push(row);
+  }
+  let hands = "";
+  for (const [hand, upper] of [[p.black, true], [p.white, false]]) {
+    for (const k of HAND_KINDS) {
+      const n = hand.get(k) ?? 0;
+      if (n > 0) hands += (n > 1 ? n : "") + (upper ? k : k.toLowerCase());
+    }
+  }
+  return `${rows.join("/")} ${p.side} ${hands || "-"} ${p.ply}`;
+}
 function mirror(cells) {
   const out = [];
   for (let r = 0; r < 9; r++) for (let c = 0; c < 9; c++) out.push(cells[r * 9 + (8 - c)]);
@@ -1109,9 +1137,296 @@ async function mountRecords(root) {
   await read({ text: text.value });
 }
 
+// src/tsume.ts
+var FULL_SET = { R: 2, B: 2, G: 4, S: 4, N: 4, L: 4, P: 18 };
+var EMPTY_SFEN = "9/9/9/9/9/9/9/9/9 b - 1";
+var PROMOTABLE = "PLNSBR";
+async function mountTsume(root) {
+  const input = h("textarea", { id: "tsume-input", rows: 4, spellcheck: "false", "aria-label": t("t_input"), placeholder: t("t_input") });
+  const setUp = h("button", { type: "button", id: "tsume-set" }, t("t_set"));
+  const solveButton = h("button", { type: "button", id: "tsume-solve", class: "primary" }, t("t_solve"));
+  const checkButton = h("button", { type: "button", id: "tsume-check" }, t("t_check"));
+  const cancelButton = h("button", { type: "button", id: "tsume-cancel", disabled: true }, t("t_cancel"));
+  const restButton = h("button", { type: "button", id: "tsume-rest" }, t("t_rest"));
+  const clearButton = h("button", { type: "button", id: "tsume-clear" }, t("t_clear"));
+  const shareButton = h("button", { type: "button", id: "tsume-share" }, t("t_share"));
+  const sideSel = select([["b", `☗${t("black")}`], ["w", `☖${t("white")}`]], "b");
+  const msg = new Message();
+  const progress = h("div", { class: "status", id: "tsume-progress" });
+  const verdict = h("div", { class: "verdict", id: "tsume-verdict" });
+  const answerList = h("ol", { class: "moves", id: "tsume-answer" });
+  const findings = h("ul", { class: "findings", id: "tsume-findings" });
+  const sfenLine = h("code", { class: "sfen", id: "tsume-sfen" });
+  const palette = h("div", { class: "palette", id: "tsume-palette", role: "toolbar", "aria-label": t("t_palette") });
+  let pos = parseSfen(EMPTY_SFEN);
+  let expected = null;
+  let answer = null;
+  let step = 0;
+  let picked = null;
+  let stopFollowing = null;
+  let running = null;
+  const board = new Board({
+    label: t("nav_tsume"),
+    hands: true,
+    onDrag: (from, to) => drag(from, to),
+    onSquare: (i) => clickSquare(i),
+    onHand: (side, kind) => {
+      if (answer) return;
+      picked = { hand: side, kind };
+      render();
+    },
+    onAlt: (i) => turnOver(i)
+  });
+  for (const kind of ["K", ...HAND_KINDS]) {
+    const b = h("button", { type: "button", class: "hand-piece", "data-kind": kind, "aria-label": kanji({ kind, promoted: false, black: true }) }, handKanji(kind === "K" ? "K" : kind));
+    if (kind === "K") b.textContent = "玉";
+    b.addEventListener("click", () => {
+      picked = { kind, black: sideSel.value === "b" };
+      render();
+    });
+    palette.append(b);
+  }
+  root.append(
+    h("h1", {}, t("nav_tsume")),
+    h("div", { class: "loader" }, input, h("div", { class: "controls" }, setUp, shareButton)),
+    msg.el,
+    h(
+      "div",
+      { class: "layout" },
+      h(
+        "div",
+        {},
+        board.el,
+        h("div", { class: "controls editor" }, palette, field(t("black") + "/" + t("white"), sideSel), restButton, clearButton),
+        h("p", { class: "hint" }, t("t_editor_help")),
+        sfenLine
+      ),
+      h(
+        "aside",
+        { class: "panel" },
+        h("div", { class: "controls" }, solveButton, checkButton, cancelButton),
+        progress,
+        verdict,
+        h("h2", {}, t("t_answer")),
+        answerList,
+        findings
+      )
+    )
+  );
+  function shown() {
+    return answer && step > 0 ? parseSfen(answer[step - 1].sfen) : pos;
+  }
+  function render() {
+    const p = shown();
+    const marks = /* @__PURE__ */ new Map();
+    if (answer && step > 0) {
+      const u = answer[step - 1].usi;
+      if (u[1] !== "*") marks.set(squareIndex(u.slice(0, 2)), ["last"]);
+      marks.set(squareIndex(u.slice(2, 4)), ["last"]);
+    }
+    if (picked && "square" in picked) marks.set(picked.square, ["selected"]);
+    board.set({
+      cells: p.cells,
+      black: p.black,
+      white: p.white,
+      marks,
+      handSelected: picked && "hand" in picked ? { side: picked.hand, kind: picked.kind } : null
+    });
+    board.el.dataset.sfen = toSfen(p);
+    const sfen = toSfen(pos);
+    sfenLine.textContent = sfen;
+    sfenLine.dataset.sfen = sfen;
+    for (const b of palette.querySelectorAll("button")) {
+      b.classList.toggle("selected", !!picked && "kind" in picked && !("hand" in picked) && picked.kind === b.dataset.kind);
+    }
+    answerList.replaceChildren(
+      ...(answer ?? []).map(
+        (m, i) => h("li", { class: step === i + 1 ? "current" : "" }, h("button", { type: "button", onclick: () => go(i + 1) }, m.name))
+      )
+    );
+  }
+  function edited() {
+    answer = null;
+    expected = null;
+    step = 0;
+    verdict.textContent = "";
+    findings.replaceChildren();
+    history.replaceState(null, "", `/tsume?sfen=${encodeURIComponent(toSfen(pos))}`);
+    render();
+  }
+  function go(k) {
+    if (!answer) return;
+    step = Math.max(0, Math.min(answer.length, k));
+    render();
+  }
+  function addHand(side, kind) {
+    if (kind === "K") return;
+    const hand = side === "black" ? pos.black : pos.white;
+    hand.set(kind, (hand.get(kind) ?? 0) + 1);
+  }
+  function takeHand(side, kind) {
+    const hand = side === "black" ? pos.black : pos.white;
+    const n = hand.get(kind) ?? 0;
+    if (n <= 0) return false;
+    hand.set(kind, n - 1);
+    return true;
+  }
+  function drag(from, to) {
+    if (answer) return;
+    let piece = null;
+    if ("square" in from) {
+      piece = pos.cells[from.square];
+      pos.cells[from.square] = null;
+    } else if (takeHand(from.hand, from.kind)) {
+      piece = { kind: from.kind, promoted: false, black: from.hand === "black" };
+    }
+    if (!piece) return;
+    if ("square" in to) {
+      const there = pos.cells[to.square];
+      if (there && there.kind !== "K") addHand(piece.black ? "black" : "white", there.kind);
+      pos.cells[to.square] = piece;
+    } else if ("hand" in to) {
+      addHand(to.hand, piece.kind);
+    }
+    picked = null;
+    edited();
+  }
+  function clickSquare(i) {
+    if (answer) {
+      return;
+    }
+    if (!picked) {
+      if (pos.cells[i]) picked = { square: i };
+      render();
+      return;
+    }
+    if ("square" in picked) {
+      if (picked.square !== i) drag({ square: picked.square }, { square: i });
+      picked = null;
+    } else if ("hand" in picked) {
+      drag({ hand: picked.hand, kind: picked.kind }, { square: i });
+    } else {
+      pos.cells[i] = { kind: picked.kind, promoted: false, black: picked.black };
+      picked = null;
+      edited();
+      return;
+    }
+    render();
+  }
+  function turnOver(i) {
+    const p = pos.cells[i];
+    if (answer || !p) return;
+    if (!p.promoted && PROMOTABLE.includes(p.kind)) p.promoted = true;
+    else {
+      p.promoted = false;
+      p.black = !p.black;
+    }
+    edited();
+  }
+  function restToDefender() {
+    const left = { ...FULL_SET };
+    for (const c of pos.cells) if (c && c.kind in left) left[c.kind]--;
+    for (const [k, n] of pos.black) left[k] -= n;
+    pos.white = /* @__PURE__ */ new Map();
+    for (const k of HAND_KINDS) if (left[k] > 0) pos.white.set(k, left[k]);
+    edited();
+  }
+  async function load(text) {
+    msg.clear();
+    try {
+      const rec = await request("POST", "/api/record", { text });
+      pos = parseSfen(rec.initial_sfen);
+      edited();
+      expected = rec.main.moves.length ? rec.main.moves.map((m) => m.usi) : null;
+    } catch (e) {
+      msg.error(e);
+    }
+  }
+  function showResult(r) {
+    const ja = lang() === "ja";
+    const secs = r.elapsed_secs.toFixed(2);
+    let v;
+    if (r.outcome === "mate") v = ja ? `${r.length}手詰` : `Mate in ${r.length}`;
+    else if (r.outcome === "no_mate") v = ja ? "不詰" : "No mate";
+    else v = ja ? `不明（${r.reason}）` : `Unknown (${r.reason})`;
+    const verdicts = { sound: ["sound", "完全作"], flawed: ["flawed", "不完全作"] };
+    if (r.verdict && verdicts[r.verdict]) v += ` — ${verdicts[r.verdict][ja ? 1 : 0]}`;
+    if (r.leftover && r.leftover !== "-") v += ja ? `、駒余り ${r.leftover}` : `, leftover pieces ${r.leftover}`;
+    if (r.expected_agrees === false) v += ja ? `（棋譜の解答と${r.expected_differs_at}手目で異なる）` : ` (the recorded answer differs at ply ${r.expected_differs_at})`;
+    verdict.textContent = v;
+    verdict.dataset.outcome = r.outcome;
+    progress.textContent = t("t_progress", r.nodes.toLocaleString(), secs);
+    answer = r.moves ?? null;
+    step = 0;
+    findings.replaceChildren(...(r.findings ?? []).map((f) => h("li", { "data-kind": f.kind }, ja ? f.text_ja : f.text_en)));
+    render();
+  }
+  async function start(mode) {
+    msg.clear();
+    stopFollowing?.();
+    answer = null;
+    verdict.textContent = "";
+    findings.replaceChildren();
+    try {
+      const body = { sfen: toSfen(pos), mode };
+      if (mode === "check" && expected) body.expected = expected;
+      const job = await request("POST", "/api/tsume", body);
+      running = job.id;
+      cancelButton.disabled = false;
+      progress.textContent = t(`state_${job.state}`);
+      stopFollowing = followJob(job.id, (j) => {
+        const p = j.progress;
+        if (j.state === "running" && p?.nodes !== void 0) progress.textContent = t("t_progress", p.nodes.toLocaleString(), (p.elapsed_secs ?? 0).toFixed(1));
+        else if (j.state === "queued") progress.textContent = t("state_queued");
+        if (j.state === "done" && j.result) showResult(j.result);
+        if (j.state === "failed" || j.state === "cancelled") progress.textContent = `${t(`state_${j.state}`)}: ${j.error ?? ""}`;
+        if (j.state === "done" || j.state === "failed" || j.state === "cancelled") {
+          cancelButton.disabled = true;
+          running = null;
+        }
+      });
+    } catch (e) {
+      msg.error(e);
+    }
+  }
+  setUp.addEventListener("click", () => void load(input.value));
+  solveButton.addEventListener("click", () => void start("solve"));
+  checkButton.addEventListener("click", () => void start("check"));
+  cancelButton.addEventListener("click", async () => {
+    if (running === null) return;
+    try {
+      await request("POST", `/api/jobs/${running}/cancel`);
+    } catch (e) {
+      msg.error(e);
+    }
+  });
+  restButton.addEventListener("click", restToDefender);
+  clearButton.addEventListener("click", () => {
+    pos = parseSfen(EMPTY_SFEN);
+    edited();
+  });
+  shareButton.addEventListener("click", () => void copy(`${location.origin}/tsume?sfen=${encodeURIComponent(toSfen(pos))}`, shareButton));
+  document.addEventListener("keydown", (e) => {
+    const tag = e.target.tagName;
+    if (!answer || tag === "TEXTAREA" || tag === "INPUT") return;
+    if (e.key === "ArrowRight") go(step + 1);
+    else if (e.key === "ArrowLeft") go(step - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(answer.length);
+    else return;
+    e.preventDefault();
+  });
+  const given = new URLSearchParams(location.search).get("sfen");
+  if (given) {
+    input.value = given;
+    await load(given);
+  } else render();
+}
+
 // src/main.ts
 var PAGES = [
   ["/board", "nav_board", mountRecords],
+  ["/tsume", "nav_tsume", mountTsume],
   ["/hasami", "nav_hasami", mountHasami],
   ["/place", "nav_place", mountPlace]
 ];

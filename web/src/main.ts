@@ -6,9 +6,11 @@ import { h } from "./ui";
 import { mountHasami } from "./hasami";
 import { mountPlace } from "./place";
 import { mountRecords } from "./records";
+import { mountTsume } from "./tsume";
 
 const PAGES: [string, Key, (root: HTMLElement) => void | Promise<void>][] = [
   ["/board", "nav_board", mountRecords],
+  ["/tsume", "nav_tsume", mountTsume],
   ["/hasami", "nav_hasami", mountHasami],
   ["/place", "nav_place", mountPlace],
 ];

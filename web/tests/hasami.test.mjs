@@ -1,19 +1,9 @@
 // A whole hasami game against `random`, played by clicking, until it ends.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, newPage, screenshot, startServer, stopServer, tempDir, removeDir } from "./lib.mjs";
+import { newPage, screenshot, serverAndBrowser } from "./lib.mjs";
 
-let server, browser, dir;
-before(async () => {
-  dir = tempDir();
-  server = await startServer(dir);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  if (server) await stopServer(server);
-  removeDir(dir);
-});
+const ctx = serverAndBrowser();
 
 const humanTurnOrOver = () => {
   const s = document.querySelector("#hasami-status");
@@ -22,8 +12,8 @@ const humanTurnOrOver = () => {
 };
 
 test("a whole game against random, by clicking", async () => {
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/hasami`);
+  const page = await newPage(ctx.browser);
+  await page.goto(`${ctx.server.url}/hasami`);
   // A first visit starts a game against random at once.
   await page.waitForFunction(humanTurnOrOver);
   assert.equal(await page.inputValue("#hasami-agent"), "random");
@@ -77,8 +67,8 @@ test("a whole game against random, by clicking", async () => {
 });
 
 test("the hasami page on a phone, in Japanese", async () => {
-  const page = await newPage(browser, { phone: true, lang: "ja" });
-  await page.goto(`${server.url}/hasami`);
+  const page = await newPage(ctx.browser, { phone: true, lang: "ja" });
+  await page.goto(`${ctx.server.url}/hasami`);
   await page.waitForFunction(humanTurnOrOver);
   assert.equal(await page.textContent("h1"), "挟み将棋");
   // The board fits the screen.

@@ -5,6 +5,7 @@ import { mkdtempSync, mkdirSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -100,4 +101,24 @@ export async function newPage(browser, { phone = false, lang = "en" } = {}) {
 
 export async function screenshot(page, name) {
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+/**
+ * For a test file: a server on a fresh data directory and a browser, started before its tests
+ * and stopped after them. The returned object's fields are set once `before` has run; a test may
+ * replace `server` (a restart).
+ */
+export function serverAndBrowser() {
+  const ctx = { server: null, browser: null, dir: null };
+  before(async () => {
+    ctx.dir = tempDir();
+    ctx.server = await startServer(ctx.dir);
+    ctx.browser = await launch();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    if (ctx.server) await stopServer(ctx.server);
+    removeDir(ctx.dir);
+  });
+  return ctx;
 }

@@ -1,25 +1,15 @@
 // The 40-piece placement (P18L4N4S4G4K2R2B2, one-directional): count 3720, then browse the
 // placements and check the boards shown.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, newPage, screenshot, startServer, stopServer, tempDir, removeDir } from "./lib.mjs";
+import { newPage, screenshot, serverAndBrowser } from "./lib.mjs";
 import { attackedPieces, readBoard } from "./placement-check.mjs";
 
-let server, browser, dir;
-before(async () => {
-  dir = tempDir();
-  server = await startServer(dir);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  if (server) await stopServer(server);
-  removeDir(dir);
-});
+const ctx = serverAndBrowser();
 
 test("count the 40 and browse its placements", async () => {
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/place`);
+  const page = await newPage(ctx.browser);
+  await page.goto(`${ctx.server.url}/place`);
   await page.fill("#place-pieces", "P18L4N4S4G4K2R2B2");
   await page.selectOption("#place-dir", "one");
   await page.selectOption("#place-mode", "count");
@@ -68,8 +58,8 @@ test("count the 40 and browse its placements", async () => {
 });
 
 test("a bad piece set shows the server's error", async () => {
-  const page = await newPage(browser, { phone: true });
-  await page.goto(`${server.url}/place`);
+  const page = await newPage(ctx.browser, { phone: true });
+  await page.goto(`${ctx.server.url}/place`);
   await page.fill("#place-pieces", "P18Q2");
   await page.click("#place-start");
   await page.waitForSelector(".message.error");

@@ -1,27 +1,17 @@
 // Load a Shift-JIS KIF file from the record corpus and step to move 10.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, newPage, repo, screenshot, startServer, stopServer, tempDir, removeDir } from "./lib.mjs";
+import { newPage, repo, screenshot, serverAndBrowser } from "./lib.mjs";
 
-let server, browser, dir;
-before(async () => {
-  dir = tempDir();
-  server = await startServer(dir);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  if (server) await stopServer(server);
-  removeDir(dir);
-});
+const ctx = serverAndBrowser();
 
 // The position after 10 moves of yokofudori.kif, as cshogi's KIF reader gives it.
 const AFTER_10 = "lnsgk1snl/1r4gb1/p1pppp2p/6pp1/1p7/2P6/PP1PPPP1P/1BG4R1/LNS1KGSNL b p 11";
 
 test("load a KIF file and step to move 10", async () => {
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/board`);
+  const page = await newPage(ctx.browser);
+  await page.goto(`${ctx.server.url}/board`);
   await page.setInputFiles("#record-file", join(repo, "crates/koma-record/tests/data/yokofudori.kif"));
   await page.waitForFunction(() => document.querySelectorAll("#record-moves li").length > 30);
   assert.match(await page.textContent(".headers"), /先手太郎/);
@@ -41,8 +31,8 @@ test("load a KIF file and step to move 10", async () => {
 });
 
 test("variations can be entered and left", async () => {
-  const page = await newPage(browser, { phone: true });
-  await page.goto(`${server.url}/board`);
+  const page = await newPage(ctx.browser, { phone: true });
+  await page.goto(`${ctx.server.url}/board`);
   const kif = "先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 投了\n\n変化：3手\n   3 ６六歩(67)\n   4 ８四歩(83)\n";
   await page.fill("#record-text", kif);
   await page.click("#record-load");

@@ -1,26 +1,16 @@
 // Restart the server in the middle of a long count: the finished result and the running job's
 // state are there again, and the count goes on from its checkpoint.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, newPage, screenshot, startServer, stopServer, tempDir, removeDir } from "./lib.mjs";
+import { newPage, screenshot, serverAndBrowser, startServer, stopServer } from "./lib.mjs";
 
-let server, browser, dir;
-before(async () => {
-  dir = tempDir();
-  server = await startServer(dir);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  if (server) await stopServer(server);
-  removeDir(dir);
-});
+const ctx = serverAndBrowser();
 
 const tasksDone = (text) => Number(/(\d+) \/ \d+ tasks/.exec(text)?.[1] ?? -1);
 
 test("restart mid-job", async () => {
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/place`);
+  const page = await newPage(ctx.browser);
+  await page.goto(`${ctx.server.url}/place`);
   await page.fill("#place-pieces", "P18L4N4S4G4K2R2B2");
   await page.click("#place-start");
   await page.waitForSelector('#place-jobs tr[data-state="done"]', { timeout: 60000 });
@@ -41,9 +31,9 @@ test("restart mid-job", async () => {
   await screenshot(page, "restart-before");
 
   // Stop as Ctrl-C would, start again on the same data directory and port.
-  const port = new URL(server.url).port;
-  await stopServer(server);
-  server = await startServer(dir, port);
+  const port = new URL(ctx.server.url).port;
+  await stopServer(ctx.server);
+  ctx.server = await startServer(ctx.dir, port);
   await page.reload();
   const again = page.locator(`#place-jobs tr[data-job="${running}"]`);
   await again.waitFor();

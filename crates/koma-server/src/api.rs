@@ -16,7 +16,7 @@ use utoipa::{OpenApi, ToSchema};
 
 use crate::error::{ApiError, ErrorBody};
 use crate::jobs::JobView;
-use crate::{AppState, assets, guard, hasami, place, position, record};
+use crate::{AppState, assets, guard, hasami, place, position, record, tsume};
 
 /// A JSON body; a malformed one answers 400/413/415 with a JSON error.
 #[derive(FromRequest)]
@@ -61,6 +61,33 @@ impl<S: Send + Sync> FromRequestParts<S> for Session {
         }
         Ok(Session(text.to_owned()))
     }
+}
+
+/// A job's time limit: the request's `time_limit_secs` (positive), at most `max`; `max` when
+/// left out.
+pub fn time_limit(asked: Option<f64>, max: Duration) -> Result<f64, ApiError> {
+    let max = max.as_secs_f64();
+    match asked {
+        None => Ok(max),
+        Some(t) if t > 0.0 && t.is_finite() => Ok(t.min(max)),
+        Some(t) => Err(ApiError::bad_input(
+            "bad_time_limit",
+            format!("time_limit_secs must be a positive number of seconds, not {t}"),
+        )
+        .field("time_limit_secs")),
+    }
+}
+
+/// Queues a job with checked parameters: 202 and the job, or 429 when the queue is full.
+pub fn submit(
+    app: &AppState,
+    kind: crate::jobs::JobKind,
+    session: &Session,
+    params: &impl Serialize,
+) -> Result<(axum::http::StatusCode, Json<JobView>), ApiError> {
+    let value = serde_json::to_value(params).map_err(|e| ApiError::internal(e.to_string()))?;
+    let view = app.jobs.submit(kind, &session.0, &value)?;
+    Ok((axum::http::StatusCode::ACCEPTED, Json(view)))
 }
 
 /// A new session id.
@@ -210,6 +237,10 @@ pub struct InfoView {
     pub running_per_session: usize,
     /// Most placements an `all` run stores.
     pub place_solutions_max: u64,
+    /// Longest a tsume job may take, in seconds.
+    pub tsume_time_limit_secs: u64,
+    /// Memory of a tsume job's table, in MiB.
+    pub tsume_hash_mib: usize,
     /// Longest a hasami agent thinks for a move, in milliseconds.
     pub hasami_think_ms: u64,
     /// The hasami agents the server offers.
@@ -229,6 +260,8 @@ pub async fn info(State(app): State<AppState>) -> Json<InfoView> {
         running_total: l.running_total,
         running_per_session: l.running_per_session,
         place_solutions_max: l.place_solutions_max,
+        tsume_time_limit_secs: l.tsume_time_limit.as_secs(),
+        tsume_hash_mib: l.tsume_hash_mib,
         hasami_think_ms: l.hasami_think.as_millis() as u64,
         hasami_agents: hasami::AGENTS.to_vec(),
     })
@@ -237,11 +270,12 @@ pub async fn info(State(app): State<AppState>) -> Json<InfoView> {
 /// The API description.
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "koma workbench API", description = "Shogi positions, records, placement runs and hasami games. Errors are JSON: {\"error\": {\"code\", \"message\", \"field\"?, \"line\"?, \"column\"?}}. Requests must come from the page's own origin (Host and Origin are checked)."),
+    info(title = "koma workbench API", description = "Shogi positions, records, tsume solving, placement runs and hasami games. Errors are JSON: {\"error\": {\"code\", \"message\", \"field\"?, \"line\"?, \"column\"?}}. Requests must come from the page's own origin (Host and Origin are checked)."),
     paths(
         info, new_session, job, jobs, cancel, events,
         position::analyse,
         record::read, record::convert,
+        tsume::create,
         place::create, place::solutions,
         hasami::create, hasami::get_game, hasami::play, hasami::ai_move,
     ),
@@ -251,6 +285,7 @@ pub async fn info(State(app): State<AppState>) -> Json<InfoView> {
         (name = "jobs", description = "long work: state, progress events, cancel"),
         (name = "position", description = "shogi positions (koma-core)"),
         (name = "record", description = "game records (koma-record)"),
+        (name = "tsume", description = "mate problems (koma-tsume)"),
         (name = "place", description = "non-attacking placement (koma-place)"),
         (name = "hasami", description = "hasami shogi games (koma-hasami)"),
     )
@@ -302,6 +337,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/record", post(record::read))
         .route("/api/record/convert", post(record::convert))
         .route("/api/place", post(place::create))
+        .route("/api/tsume", post(tsume::create))
         .route("/api/hasami/games", post(hasami::create))
         .route("/api/hasami/games/{id}", get(hasami::get_game))
         .route("/api/hasami/games/{id}/move", post(hasami::play))

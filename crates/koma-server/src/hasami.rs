@@ -246,6 +246,18 @@ fn load(app: &AppState, id: &str) -> Result<(GameRow, Game), ApiError> {
     Ok((row, game))
 }
 
+/// A stored game that is still going on (409 once it is over).
+fn load_ongoing(app: &AppState, id: &str) -> Result<(GameRow, Game), ApiError> {
+    let (row, game) = load(app, id)?;
+    if game.outcome() != Outcome::Ongoing {
+        return Err(ApiError::conflict(
+            "game_over",
+            "the game is over; start a new one",
+        ));
+    }
+    Ok((row, game))
+}
+
 /// Saves the game's new moves unless another request changed it meanwhile (409).
 fn save(app: &AppState, row: &GameRow, game: &Game) -> Result<(), ApiError> {
     let saved = app.db.update_game(&row.id, &row.record, &game.record())?;
@@ -324,13 +336,7 @@ pub async fn play(
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<PlayMove>,
 ) -> Result<Json<GameView>, ApiError> {
-    let (row, mut game) = load(&app, &id)?;
-    if game.outcome() != Outcome::Ongoing {
-        return Err(ApiError::conflict(
-            "game_over",
-            "the game is over; start a new one",
-        ));
-    }
+    let (row, mut game) = load_ongoing(&app, &id)?;
     let to_move = side(game.position().side_to_move());
     if row.human != "both" && row.human != to_move {
         return Err(ApiError::conflict(
@@ -382,13 +388,7 @@ pub async fn ai_move(
             ApiError::bad_input("bad_json", format!("the body is not a valid request: {e}"))
         })?
     };
-    let (row, game) = load(&app, &id)?;
-    if game.outcome() != Outcome::Ongoing {
-        return Err(ApiError::conflict(
-            "game_over",
-            "the game is over; start a new one",
-        ));
-    }
+    let (row, game) = load_ongoing(&app, &id)?;
     let (spec, limit) = agent(
         req.agent.as_deref().unwrap_or(&row.agent),
         app.limits.hasami_think,

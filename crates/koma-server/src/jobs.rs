@@ -21,6 +21,8 @@ use crate::error::ApiError;
 pub enum JobKind {
     /// A placement count or enumeration (koma-place).
     Place,
+    /// A tsume solve or check (koma-tsume).
+    Tsume,
 }
 
 impl JobKind {
@@ -28,12 +30,14 @@ impl JobKind {
     pub fn name(self) -> &'static str {
         match self {
             JobKind::Place => "place",
+            JobKind::Tsume => "tsume",
         }
     }
 
     fn from_name(name: &str) -> Option<JobKind> {
         match name {
             "place" => Some(JobKind::Place),
+            "tsume" => Some(JobKind::Tsume),
             _ => None,
         }
     }
@@ -111,7 +115,7 @@ pub struct Jobs {
 pub struct JobView {
     /// The job's number.
     pub id: i64,
-    /// `place`.
+    /// `place` or `tsume`.
     pub kind: String,
     /// `queued`, `running`, `done`, `failed` or `cancelled`.
     pub state: String,
@@ -391,6 +395,7 @@ impl Jobs {
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| match JobKind::from_name(&job.kind) {
                 Some(JobKind::Place) => crate::place::run_job(&ctx),
+                Some(JobKind::Tsume) => crate::tsume::run_job(&ctx),
                 None => Err(format!("unknown job kind {:?}", job.kind)),
             }))
             .unwrap_or_else(|panic| {
@@ -451,7 +456,8 @@ fn recover_one(db: &Db, job: &JobRow) -> Result<(), DbError> {
                 job.restarts + 1
             )),
         ),
-        Some(JobKind::Place) => db.requeue(
+        // A count resumes from its checkpoint; a solve starts again.
+        Some(JobKind::Place | JobKind::Tsume) => db.requeue(
             job.id,
             "interrupted when the server stopped; resumed at the next start",
         ),

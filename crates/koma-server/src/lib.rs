@@ -1,13 +1,13 @@
 //! koma-server: the koma workbench, an HTTP server with a JSON API and an embedded web front
 //! end over the koma libraries (`koma serve` is a thin front end over [`serve`]).
 //!
-//! * The API ([`router`]): position analysis (koma-core), records (koma-record), placement runs
-//!   as jobs (koma-place), hasami games (koma-hasami); an OpenAPI document generated from the
-//!   code at `/api/openapi.json`.
+//! * The API ([`api::router`]): position analysis (koma-core), records (koma-record), tsume
+//!   solving and checking (koma-tsume) and placement runs (koma-place) as jobs, hasami games
+//!   (koma-hasami); an OpenAPI document generated from the code at `/api/openapi.json`.
 //! * Jobs ([`jobs`]) and their results live in an embedded SQLite database in the data
 //!   directory ([`db`]), so a restart loses nothing: finished results stay, an interrupted
 //!   count resumes from its finished tasks, a job that cannot resume is marked failed.
-//! * Limits ([`Limits`]): body size, job time, a bounded queue (429 when full), a few running
+//! * Limits ([`Limits`]): body size, job time and memory, a bounded queue (429 when full), a few running
 //!   jobs per session. Requests whose `Host` is not a loopback name or whose `Origin` is another
 //!   site are refused (DNS rebinding, cross-site requests).
 //! * The front end (TypeScript and SVG, built into `web/dist`) is embedded in the binary.
@@ -36,6 +36,7 @@ pub mod jobs;
 pub mod place;
 pub mod position;
 pub mod record;
+pub mod tsume;
 
 pub use error::{ApiError, ErrorBody, ErrorDetail};
 
@@ -60,6 +61,10 @@ pub struct Limits {
     pub place_time_limit: Duration,
     /// Longest a hasami agent may think for one move.
     pub hasami_think: Duration,
+    /// Longest a tsume solve or check may take.
+    pub tsume_time_limit: Duration,
+    /// Memory of a tsume job's transposition table, in MiB.
+    pub tsume_hash_mib: usize,
 }
 
 impl Default for Limits {
@@ -74,6 +79,8 @@ impl Default for Limits {
             place_solutions_max: 100_000,
             place_time_limit: Duration::from_secs(6 * 3600),
             hasami_think: Duration::from_secs(5),
+            tsume_time_limit: Duration::from_secs(300),
+            tsume_hash_mib: 256,
         }
     }
 }

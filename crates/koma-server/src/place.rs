@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
 
-use crate::api::{ApiJson, ApiPath, ApiQuery, Session};
+use crate::api::{ApiJson, ApiPath, ApiQuery, Session, submit, time_limit};
 use crate::db::PlaceTaskRow;
 use crate::error::{ApiError, ErrorBody};
 use crate::jobs::{JobCtx, JobKind, JobOutcome, JobView};
@@ -88,18 +88,7 @@ fn check(req: &PlaceRequest, limits: &Limits) -> Result<PlaceParams, ApiError> {
         })?;
     let problem = Problem::new(set, Geometry::standard(), req.both_ways)
         .map_err(|e| ApiError::bad_input("bad_pieces", format!("pieces: {e}")).field("pieces"))?;
-    let max_time = limits.place_time_limit.as_secs_f64();
-    let time = match req.time_limit_secs {
-        None => max_time,
-        Some(t) if t > 0.0 && t.is_finite() => t.min(max_time),
-        Some(t) => {
-            return Err(ApiError::bad_input(
-                "bad_time_limit",
-                format!("time_limit_secs must be a positive number of seconds, not {t}"),
-            )
-            .field("time_limit_secs"));
-        }
-    };
+    let time = time_limit(req.time_limit_secs, limits.place_time_limit)?;
     let limit = match (req.mode, req.limit) {
         (PlaceMode::All, None) => Some(limits.place_solutions_max),
         (PlaceMode::All, Some(0)) => {
@@ -142,10 +131,7 @@ pub async fn create(
     session: Session,
     ApiJson(req): ApiJson<PlaceRequest>,
 ) -> Result<(StatusCode, axum::Json<JobView>), ApiError> {
-    let params = check(&req, &app.limits)?;
-    let value = serde_json::to_value(&params).map_err(|e| ApiError::internal(e.to_string()))?;
-    let view = app.jobs.submit(JobKind::Place, &session.0, &value)?;
-    Ok((StatusCode::ACCEPTED, axum::Json(view)))
+    submit(&app, JobKind::Place, &session, &check(&req, &app.limits)?)
 }
 
 /// A page of stored placements.

@@ -76,6 +76,34 @@ pub struct MoveNode {
     pub variations: Vec<LineView>,
 }
 
+/// A move with its Japanese name and the position after it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayedMove {
+    /// The move in USI notation.
+    pub usi: String,
+    /// The move in Japanese (`▲７六歩`).
+    pub name: String,
+    /// The position after it.
+    pub sfen: String,
+}
+
+/// Plays legal `moves` from `pos`, naming each.
+pub fn moves_view(pos: &Position, moves: &[koma_core::Move]) -> Vec<PlayedMove> {
+    let mut p = pos.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let name = japanese::move_name(&p, m);
+            p.do_move(m);
+            PlayedMove {
+                usi: m.to_string(),
+                name,
+                sfen: p.to_sfen(),
+            }
+        })
+        .collect()
+}
+
 /// A conversion.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -50,6 +50,7 @@ fn info_session_and_openapi() {
         "/api/record",
         "/api/record/convert",
         "/api/place",
+        "/api/tsume",
         "/api/hasami/games",
         "/api/hasami/games/{id}",
         "/api/hasami/games/{id}/move",

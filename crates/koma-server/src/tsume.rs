@@ -1,0 +1,294 @@
+//! Tsume (詰将棋, koma-tsume) as jobs: solve a problem for the composer's answer, or check it
+//! (alternative mates, equal and longer defences, leftover pieces, a recorded answer compared),
+//! with progress, cancel and limits on time and memory.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use koma_core::{Hand, Move, Position, hands_sfen};
+use koma_tsume::{
+    Cancel, Check, Finding, Options, Outcome, Phase, Progress, Solution, UnknownReason, Verdict,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::ToSchema;
+
+use crate::api::{ApiJson, Session, submit, time_limit};
+use crate::error::{ApiError, ErrorBody};
+use crate::jobs::{JobCtx, JobKind, JobOutcome, JobView};
+use crate::record::{PlayedMove, moves_view};
+use crate::{AppState, Limits};
+
+/// Solve or check.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TsumeMode {
+    /// The composer's answer.
+    #[default]
+    Solve,
+    /// The answer and every flaw along it.
+    Check,
+}
+
+/// A problem to solve or check.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TsumeRequest {
+    /// The problem as SFEN; the side to move attacks.
+    #[schema(example = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")]
+    pub sfen: String,
+    /// `solve` (default) or `check`.
+    #[serde(default)]
+    pub mode: TsumeMode,
+    /// For `check`: a recorded answer in USI moves, compared with the composer's answer.
+    pub expected: Option<Vec<String>>,
+    /// Give up after this many seconds (default and most: the server's limit).
+    pub time_limit_secs: Option<f64>,
+}
+
+/// The parameters of a tsume job as stored.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct TsumeParams {
+    sfen: String,
+    mode: TsumeMode,
+    expected: Option<Vec<String>>,
+    time_limit_secs: f64,
+    hash_mib: usize,
+}
+
+fn check_request(req: &TsumeRequest, limits: &Limits) -> Result<TsumeParams, ApiError> {
+    let pos = Position::from_sfen(req.sfen.trim())
+        .map_err(|e| ApiError::bad_input("bad_sfen", format!("sfen: {e}")).field("sfen"))?;
+    // koma-core's validation refuses a position whose side not to move has no king.
+    if let Some(moves) = &req.expected {
+        if req.mode != TsumeMode::Check {
+            return Err(ApiError::bad_input(
+                "expected_needs_check",
+                "an expected answer is compared only when checking: send mode \"check\"",
+            )
+            .field("expected"));
+        }
+        parse_moves(moves).map_err(|e| e.field("expected"))?;
+    }
+    let time = time_limit(req.time_limit_secs, limits.tsume_time_limit)?;
+    Ok(TsumeParams {
+        sfen: pos.to_sfen(),
+        mode: req.mode,
+        expected: req.expected.clone(),
+        time_limit_secs: time,
+        hash_mib: limits.tsume_hash_mib,
+    })
+}
+
+fn parse_moves(moves: &[String]) -> Result<Vec<Move>, ApiError> {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m.trim()
+                .parse::<Move>()
+                .map_err(|e| ApiError::bad_input("bad_move", format!("move {} {m:?}: {e}", i + 1)))
+        })
+        .collect()
+}
+
+/// Solves or checks a mate problem as a job.
+#[utoipa::path(post, path = "/api/tsume", request_body = TsumeRequest, tag = "tsume",
+    responses(
+        (status = 202, description = "queued", body = JobView),
+        (status = 400, description = "not a legal position (a king to mate included), a bad expected move or time limit", body = ErrorBody),
+        (status = 429, description = "the job queue is full", body = ErrorBody)))]
+pub async fn create(
+    State(app): State<AppState>,
+    session: Session,
+    ApiJson(req): ApiJson<TsumeRequest>,
+) -> Result<(StatusCode, axum::Json<JobView>), ApiError> {
+    submit(
+        &app,
+        JobKind::Tsume,
+        &session,
+        &check_request(&req, &app.limits)?,
+    )
+}
+
+fn hand_text(h: Hand) -> String {
+    hands_sfen(&[h, Hand::default()])
+}
+
+fn reason_name(r: UnknownReason) -> &'static str {
+    match r {
+        UnknownReason::Time => "time",
+        UnknownReason::Nodes => "nodes",
+        UnknownReason::Memory => "memory",
+        UnknownReason::Cancelled => "cancelled",
+        UnknownReason::Depth => "depth",
+        UnknownReason::Inconsistent => "inconsistent",
+    }
+}
+
+fn phase_name(p: Phase) -> String {
+    match p {
+        Phase::Proof => "proof".into(),
+        Phase::Shortening { upper } => format!("shortening (≤ {upper})"),
+        Phase::Answer { ply } => format!("answer (ply {ply})"),
+        Phase::Check { ply } => format!("check (ply {ply})"),
+    }
+}
+
+/// The position after the first `n` moves of `line`.
+fn after(pos: &Position, line: &[Move], n: usize) -> Position {
+    let mut p = pos.clone();
+    for &m in &line[..n.min(line.len())] {
+        p.do_move(m);
+    }
+    p
+}
+
+fn names(views: &[PlayedMove]) -> String {
+    views
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A finding for the page: its kind, ply, whether it is a flaw, and a sentence in English and
+/// in Japanese with the moves named.
+fn finding_json(pos: &Position, answer: &[Move], f: &Finding) -> serde_json::Value {
+    let at = |ply: usize| after(pos, answer, ply - 1);
+    let flaw = f.is_flaw();
+    match f {
+        Finding::AlternativeMate { ply, mv, within } => {
+            let name = names(&moves_view(&at(*ply), &[*mv]));
+            json!({"kind": "alternative_mate", "ply": ply, "flaw": flaw,
+                "text_en": format!("alternative mate at ply {ply}: {name} (mates within {within})"),
+                "text_ja": format!("{ply}手目に余詰：{name}（{within}手以内）")})
+        }
+        Finding::AlternativeFinalMove { ply, mv } => {
+            let name = names(&moves_view(&at(*ply), &[*mv]));
+            json!({"kind": "alternative_final_move", "ply": ply, "flaw": flaw,
+                "text_en": format!("another mating move at the last ply {ply}: {name} (allowed by custom)"),
+                "text_ja": format!("最終手余詰（{ply}手目）：{name}（許容）")})
+        }
+        Finding::EqualDefence { ply, line, .. } => {
+            let moves = names(&moves_view(&at(*ply), line));
+            json!({"kind": "equal_defence", "ply": ply, "flaw": flaw,
+                "text_en": format!("equal-length alternative (変同) at ply {ply}: {moves}"),
+                "text_ja": format!("{ply}手目に変同：{moves}")})
+        }
+        Finding::LongerDefence {
+            ply,
+            line,
+            leftover,
+        } => {
+            let moves = names(&moves_view(&at(*ply), line));
+            let (en, ja) = if leftover.is_empty() {
+                ("longer defence (変長)".to_string(), "変長".to_string())
+            } else {
+                let h = hand_text(*leftover);
+                (
+                    format!("longer defence ending with pieces left over ({h}; allowed)"),
+                    format!("変長駒余り（{h}、許容）"),
+                )
+            };
+            json!({"kind": "longer_defence", "ply": ply, "flaw": flaw,
+                "text_en": format!("{en} at ply {ply}: {moves}"),
+                "text_ja": format!("{ply}手目に{ja}：{moves}")})
+        }
+        Finding::Leftover { pieces } => {
+            let h = hand_text(*pieces);
+            json!({"kind": "leftover", "ply": answer.len(), "flaw": flaw,
+                "text_en": format!("pieces left over at the end: {h}"),
+                "text_ja": format!("駒余り：{h}")})
+        }
+    }
+}
+
+fn solution_json(pos: &Position, sol: &Solution) -> serde_json::Value {
+    let mut v = match &sol.outcome {
+        Outcome::Mate(a) => json!({
+            "outcome": "mate",
+            "length": a.len(),
+            "moves": moves_view(pos, &a.moves),
+            "leftover": hand_text(a.leftover),
+            "optimal": a.optimal,
+        }),
+        Outcome::NoMate => json!({"outcome": "no_mate"}),
+        Outcome::Unknown(r) => json!({"outcome": "unknown", "reason": reason_name(*r)}),
+    };
+    v["nodes"] = json!(sol.stats.nodes);
+    v["elapsed_secs"] = json!(sol.stats.elapsed.as_secs_f64());
+    v
+}
+
+fn check_json(pos: &Position, c: &Check) -> serde_json::Value {
+    let answer: &[Move] = c.answer.as_ref().map_or(&[], |a| &a.moves);
+    let (outcome, reason) = match c.verdict {
+        Verdict::Sound | Verdict::Flawed => ("mate", None),
+        Verdict::NoMate => ("no_mate", None),
+        Verdict::Unknown(r) => ("unknown", Some(reason_name(r))),
+    };
+    let mut v = json!({
+        "outcome": outcome,
+        "verdict": match c.verdict {
+            Verdict::Sound => "sound",
+            Verdict::Flawed => "flawed",
+            Verdict::NoMate => "no_mate",
+            Verdict::Unknown(_) => "unknown",
+        },
+        "findings": c.findings.iter().map(|f| finding_json(pos, answer, f)).collect::<Vec<_>>(),
+        "nodes": c.stats.nodes,
+        "elapsed_secs": c.stats.elapsed.as_secs_f64(),
+    });
+    if let Some(r) = reason {
+        v["reason"] = json!(r);
+    }
+    if let Some(a) = &c.answer {
+        v["length"] = json!(a.len());
+        v["moves"] = json!(moves_view(pos, &a.moves));
+        v["leftover"] = json!(hand_text(a.leftover));
+        v["optimal"] = json!(a.optimal);
+    }
+    if let Some(e) = &c.expected {
+        v["expected_agrees"] = json!(e.agrees);
+        v["expected_mates"] = json!(e.expected_mates);
+        v["expected_differs_at"] = json!(e.first_difference.map(|d| d.ply));
+    }
+    v
+}
+
+/// Runs a tsume job (on a job thread).
+pub fn run_job(ctx: &JobCtx<'_>) -> JobOutcome {
+    let p: TsumeParams = serde_json::from_value(ctx.params.clone())
+        .map_err(|e| format!("the stored job parameters cannot be read: {e}"))?;
+    let pos = Position::from_sfen(&p.sfen).map_err(|e| format!("sfen: {e}"))?;
+    let options = Options::default()
+        .hash_mib(p.hash_mib)
+        .time(std::time::Duration::from_secs_f64(p.time_limit_secs));
+    let cancel = Cancel::new();
+    let token = cancel.clone();
+    let mut progress = |pr: &Progress| {
+        if ctx.cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            token.cancel();
+        }
+        ctx.progress(json!({
+            "nodes": pr.nodes,
+            "elapsed_secs": pr.elapsed.as_secs_f64(),
+            "hashfull": pr.hashfull,
+            "phase": phase_name(pr.phase),
+        }));
+    };
+    Ok(match p.mode {
+        TsumeMode::Solve => solution_json(
+            &pos,
+            &koma_tsume::solve(&pos, &options, &mut progress, &cancel),
+        ),
+        TsumeMode::Check => {
+            let expected = match &p.expected {
+                Some(m) => Some(parse_moves(m).map_err(|e| e.to_string())?),
+                None => None,
+            };
+            let c = koma_tsume::check(&pos, &options, expected.as_deref(), &mut progress, &cancel);
+            check_json(&pos, &c)
+        }
+    })
+}

@@ -1,0 +1,113 @@
+//! Tsume jobs through the API: solve, check (with a recorded answer), cancel, bad input.
+
+mod common;
+
+use common::{TestServer, limits, temp_dir};
+use koma_server::Limits;
+use serde_json::{Value, json};
+
+/// ▲3四飛 △同玉 ▲4四飛成 (koma-tsume's CHASE; cshogi's mate search finds R*3d too).
+const CHASE: &str = "5R3/4g2p1/6k2/9/5PN2/7G1/9/9/9 b R2b2g4s3n4l16p 1";
+
+fn id(v: &Value) -> i64 {
+    v["id"].as_i64().unwrap_or_else(|| panic!("no job id: {v}"))
+}
+
+fn server(name: &str) -> TestServer {
+    TestServer::start(
+        &temp_dir(name),
+        Limits {
+            tsume_hash_mib: 16,
+            ..limits()
+        },
+    )
+}
+
+#[test]
+fn solve_and_check() {
+    let s = server("tsume");
+    let r = s.post("/api/tsume", &json!({"sfen": CHASE}));
+    assert_eq!(r.status, 202, "{}", r.body);
+    let j = s.wait_job(id(&r.json()), 120);
+    assert_eq!(j["state"], "done", "{j}");
+    let res = &j["result"];
+    assert_eq!(res["outcome"], "mate");
+    assert_eq!(res["length"], 3);
+    let usi: Vec<&str> = res["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["usi"].as_str().unwrap())
+        .collect();
+    assert_eq!(usi, ["R*3d", "3c3d", "4a4d+"]);
+    assert_eq!(res["moves"][1]["name"], "△同　玉");
+    assert_eq!(res["moves"][2]["name"], "▲４四飛成");
+    assert_eq!(
+        res["moves"][2]["sfen"],
+        "9/4g2p1/9/5+Rk2/5PN2/7G1/9/9/9 w r2b2g4s3n4l16p 4"
+    );
+    assert_eq!(res["leftover"], "-");
+
+    // Checked against a wrong recorded answer: the verdict, and where the record differs.
+    let r = s.post(
+        "/api/tsume",
+        &json!({"sfen": CHASE, "mode": "check", "expected": ["R*3d", "3c3d", "4a4c+"]}),
+    );
+    let j = s.wait_job(id(&r.json()), 120);
+    let res = &j["result"];
+    assert_eq!(res["outcome"], "mate", "{j}");
+    assert!(["sound", "flawed"].contains(&res["verdict"].as_str().unwrap()));
+    assert_eq!(res["expected_agrees"], false);
+    assert_eq!(res["expected_differs_at"], 3);
+    for f in res["findings"].as_array().unwrap() {
+        assert!(f["text_en"].as_str().unwrap().contains("ply"), "{f}");
+    }
+
+    // No mate: a bare king with nothing in hand.
+    let r = s.post("/api/tsume", &json!({"sfen": "4k4/9/9/9/9/9/9/9/9 b - 1"}));
+    let j = s.wait_job(id(&r.json()), 120);
+    assert_eq!(j["result"]["outcome"], "no_mate", "{j}");
+}
+
+#[test]
+fn bad_problems_are_refused_with_reasons() {
+    let s = server("tsume-bad");
+    s.post("/api/tsume", &json!({"sfen": "9/9/9"}))
+        .error(400, "bad_sfen");
+    let e = s
+        .post("/api/tsume", &json!({"sfen": "9/9/9/9/9/9/9/9/9 b G 1"}))
+        .error(400, "bad_sfen");
+    assert!(e["message"].as_str().unwrap().contains("no king"), "{e}");
+    s.post("/api/tsume", &json!({"sfen": CHASE, "expected": ["R*3d"]}))
+        .error(400, "expected_needs_check");
+    s.post(
+        "/api/tsume",
+        &json!({"sfen": CHASE, "mode": "check", "expected": ["R*3z"]}),
+    )
+    .error(400, "bad_move");
+    s.post("/api/tsume", &json!({"sfen": CHASE, "time_limit_secs": 0}))
+        .error(400, "bad_time_limit");
+    s.post("/api/tsume", &json!({"sfen": CHASE, "mode": "prove"}))
+        .error(400, "bad_request_fields");
+}
+
+#[test]
+fn a_long_solve_can_be_cancelled_and_a_time_limit_answers_unknown() {
+    let s = server("tsume-cancel");
+    // 将棋図巧 第1番 (data/tsume/zukou.jsonl): far beyond a few seconds of a debug build.
+    let zukou1 = "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1";
+    let j = id(&s.post("/api/tsume", &json!({"sfen": zukou1})).json());
+    s.wait_until(j, 30, |v| {
+        v["state"] == "running" && v["progress"]["nodes"].is_u64()
+    });
+    let r = s.post(&format!("/api/jobs/{j}/cancel"), &json!({}));
+    assert_eq!(r.status, 200);
+    assert_eq!(s.wait_job(j, 30)["state"], "cancelled");
+
+    let j = id(&s
+        .post("/api/tsume", &json!({"sfen": zukou1, "time_limit_secs": 1}))
+        .json());
+    let done = s.wait_job(j, 60);
+    assert_eq!(done["result"]["outcome"], "unknown", "{done}");
+    assert_eq!(done["result"]["reason"], "time");
+}
