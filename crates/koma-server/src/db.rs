@@ -88,33 +88,45 @@ pub struct Db {
     conn: Mutex<Connection>,
 }
 
-/// A job as stored.
-#[derive(Debug, Clone)]
+/// A job as stored, and as the API shows it (`JobView`).
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = JobView)]
 pub struct JobRow {
     /// The job's number.
     pub id: i64,
-    /// Its kind (`place`, `tsume`).
+    /// `place` or `tsume`.
     pub kind: String,
-    /// The session that submitted it.
+    /// The session that submitted it (not shown).
+    #[serde(skip)]
     pub session: String,
     /// `queued`, `running`, `done`, `failed` or `cancelled`.
     pub state: String,
-    /// Its parameters, as submitted and checked.
+    /// Its parameters, as submitted and checked by the server.
+    #[schema(value_type = Object)]
     pub params: serde_json::Value,
-    /// The last progress recorded.
+    /// The latest progress (kind-specific; counts as decimal strings).
+    #[schema(value_type = Option<Object>)]
     pub progress: Option<serde_json::Value>,
-    /// The result, once done.
+    /// The result, once `done` (kind-specific).
+    #[schema(value_type = Option<Object>)]
     pub result: Option<serde_json::Value>,
-    /// Why it failed (or a note on how it was interrupted).
+    /// Why it failed or was cancelled, or a note on an interruption it recovered from.
     pub error: Option<String>,
-    /// How many times it was started again after an interruption.
+    /// Times it was started again after an interruption.
     pub restarts: i64,
-    /// When it was submitted, started and finished (Unix seconds).
+    /// Submitted, started, finished (Unix seconds).
     pub created_at: i64,
     /// See `created_at`.
     pub started_at: Option<i64>,
     /// See `created_at`.
     pub finished_at: Option<i64>,
+}
+
+impl JobRow {
+    /// True once the job will not change any more.
+    pub fn is_final(&self) -> bool {
+        matches!(self.state.as_str(), "done" | "failed" | "cancelled")
+    }
 }
 
 /// A finished placement count task, as the checkpoint keeps it.

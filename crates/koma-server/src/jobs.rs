@@ -9,9 +9,6 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-use utoipa::ToSchema;
-
 use crate::Limits;
 use crate::db::{Db, DbError, JobRow};
 use crate::error::ApiError;
@@ -110,42 +107,8 @@ pub struct Jobs {
     threads: Mutex<Vec<JoinHandle<()>>>,
 }
 
-/// A job as the API shows it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct JobView {
-    /// The job's number.
-    pub id: i64,
-    /// `place` or `tsume`.
-    pub kind: String,
-    /// `queued`, `running`, `done`, `failed` or `cancelled`.
-    pub state: String,
-    /// The parameters as checked by the server.
-    #[schema(value_type = Object)]
-    pub params: serde_json::Value,
-    /// The latest progress (kind-specific; counts as decimal strings).
-    #[schema(value_type = Option<Object>)]
-    pub progress: Option<serde_json::Value>,
-    /// The result, once `done` (kind-specific).
-    #[schema(value_type = Option<Object>)]
-    pub result: Option<serde_json::Value>,
-    /// Why it failed or was cancelled, or a note on an interruption it recovered from.
-    pub error: Option<String>,
-    /// Times it was started again after an interruption.
-    pub restarts: i64,
-    /// Submitted, started, finished (Unix seconds).
-    pub created_at: i64,
-    /// See `created_at`.
-    pub started_at: Option<i64>,
-    /// See `created_at`.
-    pub finished_at: Option<i64>,
-}
-
-impl JobView {
-    /// True once the job will not change any more.
-    pub fn is_final(&self) -> bool {
-        matches!(self.state.as_str(), "done" | "failed" | "cancelled")
-    }
-}
+/// A job as the API shows it: the stored job, with the live progress of a running one.
+pub use crate::db::JobRow as JobView;
 
 impl Jobs {
     /// Starts the scheduler thread. Call [`recover`] on the database first.
@@ -216,7 +179,7 @@ impl Jobs {
             .running
             .get(&id)
             .and_then(|r| r.progress.lock().unwrap_or_else(|e| e.into_inner()).clone());
-        let mut view = to_view(row);
+        let mut view = row;
         if live.is_some() {
             view.progress = live;
         }
@@ -230,7 +193,7 @@ impl Jobs {
             .into_iter()
             .map(|r| {
                 let id = r.id;
-                let mut v = to_view(r);
+                let mut v = r;
                 if let Some(p) = self.lock().running.get(&id) {
                     if let Some(live) = p.progress.lock().unwrap_or_else(|e| e.into_inner()).clone()
                     {
@@ -470,21 +433,5 @@ fn recover_one(db: &Db, job: &JobRow) -> Result<(), DbError> {
                 job.kind
             )),
         ),
-    }
-}
-
-fn to_view(r: JobRow) -> JobView {
-    JobView {
-        id: r.id,
-        kind: r.kind,
-        state: r.state,
-        params: r.params,
-        progress: r.progress,
-        result: r.result,
-        error: r.error,
-        restarts: r.restarts,
-        created_at: r.created_at,
-        started_at: r.started_at,
-        finished_at: r.finished_at,
     }
 }

@@ -62,6 +62,15 @@ fn info_session_and_openapi() {
         );
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
+    let job = &doc["components"]["schemas"]["JobView"]["properties"];
+    assert!(
+        job["state"].is_object() && job["progress"].is_object(),
+        "{job}"
+    );
+    assert!(
+        job.get("session").is_none(),
+        "the session id is not shown: {job}"
+    );
 }
 
 #[test]
