@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "installing Debian's chromium (apt)"
+if ! command -v chromium >/dev/null 2>&1 || ! dpkg -s fonts-ipafont-mincho >/dev/null 2>&1; then
+    echo "installing Debian's chromium and a Japanese font (apt)"
     export DEBIAN_FRONTEND=noninteractive
     sudo_() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
     sudo_ apt-get update -qq
