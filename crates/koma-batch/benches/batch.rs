@@ -2,6 +2,8 @@
 //! legal move generation on the same positions, on one thread and on all cores.
 //!
 //!     cargo bench -p koma-batch --bench batch
+// criterion_group! defines an undocumented `pub fn`.
+#![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use koma_batch::label::NUM_LABELS;

@@ -3,6 +3,8 @@
 //! positions; the start position to depth 3 for quiet positions with few checks).
 //!
 //! `cargo bench -p koma-core --bench generators`. Results worth keeping go to docs/BENCHMARKS.md.
+// criterion_group! defines an undocumented `pub fn`.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 

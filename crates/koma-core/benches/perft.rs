@@ -4,6 +4,8 @@
 //! `KOMA_PERFT_DEPTH=6` for depth 6) and the middle-game position at depth 3: with bulk
 //! counting of the last ply, and materialized (every leaf made and unmade). Bench ids never change meaning; results worth keeping go to
 //! docs/BENCHMARKS.md.
+// criterion_group! defines an undocumented `pub fn`.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::ops::ControlFlow;

@@ -33,6 +33,7 @@ mod moves;
 pub mod perft;
 mod piece;
 mod position;
+pub mod rng;
 mod setup;
 mod square;
 mod status;

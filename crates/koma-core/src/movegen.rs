@@ -346,10 +346,11 @@ impl Position {
         }
         let mut one = |kind: PieceKind, from: Square, attacks: Bitboard| {
             let mut dests = attacks & targets;
-            if any_pinned && pinned.contains(from) {
-                if let Some(k) = king {
-                    dests &= line(k, from);
-                }
+            if any_pinned
+                && pinned.contains(from)
+                && let Some(k) = king
+            {
+                dests &= line(k, from);
             }
             if dests.is_any() {
                 f(board_set(us, kind, from, dests, full));
@@ -415,10 +416,11 @@ impl Position {
         let mut sqs = !self.occupied() & allowed_ranks(us, kind);
         if kind == PieceKind::Pawn {
             sqs &= !self.pawn_files(us);
-            if let Some(target) = self.pawn_drop_check_square() {
-                if sqs.contains(target) && self.is_pawn_drop_mate(target) {
-                    sqs = sqs.without(target);
-                }
+            if let Some(target) = self.pawn_drop_check_square()
+                && sqs.contains(target)
+                && self.is_pawn_drop_mate(target)
+            {
+                sqs = sqs.without(target);
             }
         }
         sqs
@@ -558,10 +560,10 @@ impl Position {
         let pinned = self.pinned();
         self.gen_board(disc, !ours, pinned, full, &mut checking);
         self.gen_board(direct & !disc, !ours & near, pinned, full, &mut checking);
-        if let Some(k) = self.king(us) {
-            if disc.contains(k) {
-                self.gen_king(k, !ours & !line(k, ek), &mut checking);
-            }
+        if let Some(k) = self.king(us)
+            && disc.contains(k)
+        {
+            self.gen_king(k, !ours & !line(k, ek), &mut checking);
         }
         self.gen_drops(!occ & near, &mut checking);
     }

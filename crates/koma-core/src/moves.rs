@@ -267,6 +267,9 @@ impl Default for MoveList {
     }
 }
 
+// The generators' output buffer is left uninitialised (MAX_MOVES moves would otherwise be zeroed
+// for every list); reading its filled part as a slice needs unsafe.
+#[allow(unsafe_code)]
 impl std::ops::Deref for MoveList {
     type Target = [Move];
     #[inline]
@@ -277,6 +280,7 @@ impl std::ops::Deref for MoveList {
     }
 }
 
+#[allow(unsafe_code)]
 impl std::ops::DerefMut for MoveList {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Move] {

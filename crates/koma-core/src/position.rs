@@ -240,12 +240,11 @@ impl Position {
         let kings_ok = !problems
             .iter()
             .any(|p| matches!(p, SetupProblem::TooManyKings { .. }));
-        if kings_ok {
-            if let Some(k) = pos.kings[not_to_move.index()] {
-                if pos.is_attacked(pos.side, k) {
-                    problems.push(SetupProblem::OpponentInCheck);
-                }
-            }
+        if kings_ok
+            && let Some(k) = pos.kings[not_to_move.index()]
+            && pos.is_attacked(pos.side, k)
+        {
+            problems.push(SetupProblem::OpponentInCheck);
         }
         for kind in PieceKind::ALL[..8].iter().copied() {
             let count = totals[kind.index()];

@@ -92,7 +92,17 @@ impl Position {
         let now = self.side_to_move();
         self.history_states()
             .enumerate()
-            .map(|(j, (key, check))| (key, check, if (n - j) % 2 == 0 { now } else { now.flip() }))
+            .map(|(j, (key, check))| {
+                (
+                    key,
+                    check,
+                    if (n - j).is_multiple_of(2) {
+                        now
+                    } else {
+                        now.flip()
+                    },
+                )
+            })
             .collect()
     }
 

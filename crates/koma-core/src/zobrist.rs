@@ -2,17 +2,11 @@
 //!
 //! A position's key is the XOR of one key per (piece, square), one per (colour, hand kind, count)
 //! for non-zero counts, and [`SIDE`] when White is to move. The keys are fixed across builds and
-//! platforms, so a key can be stored in files.
+//! platforms, so a key can be stored in files: they are the outputs of one [`Rng`] stream, in
+//! the order board keys, hand keys, side key.
 
+use crate::rng::Rng;
 use crate::{Color, Piece, PieceKind, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
 
 struct Keys {
     /// Indexed by the piece's byte (kind + 1 + 16 * colour); rows 0, 15, 16 and 31 unused.
@@ -22,16 +16,14 @@ struct Keys {
 }
 
 static KEYS: Keys = {
-    let mut state = 0x6B6F_6D61_u64; // "koma"
+    let mut rng = Rng::new(0x6B6F_6D61); // "koma"
     let mut board = [[0u64; 81]; 32];
     let mut p = 0;
     while p < 28 {
         let row = p % 14 + 1 + 16 * (p / 14);
         let mut s = 0;
         while s < 81 {
-            let (ns, k) = splitmix(state);
-            state = ns;
-            board[row][s] = k;
+            board[row][s] = rng.next_u64();
             s += 1;
         }
         p += 1;
@@ -43,16 +35,14 @@ static KEYS: Keys = {
         while k < 7 {
             let mut n = 1;
             while n < 19 {
-                let (ns, key) = splitmix(state);
-                state = ns;
-                hand[c][k][n] = key;
+                hand[c][k][n] = rng.next_u64();
                 n += 1;
             }
             k += 1;
         }
         c += 1;
     }
-    let (_, side) = splitmix(state);
+    let side = rng.next_u64();
     Keys { board, hand, side }
 };
 
@@ -95,5 +85,30 @@ mod tests {
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), n);
+    }
+
+    /// The keys are fixed across versions (they may be stored in files): a digest of all of them
+    /// in table order, pinned when their generator moved to [`crate::rng`].
+    #[test]
+    fn keys_are_pinned() {
+        let mut digest = 0u64;
+        let mut mix = |k: u64| digest = digest.rotate_left(5) ^ k;
+        for color in Color::ALL {
+            for kind in (0..14).filter_map(PieceKind::from_index) {
+                for sq in Square::all() {
+                    mix(piece_square(Piece::new(color, kind), sq));
+                }
+            }
+        }
+        for color in Color::ALL {
+            for kind in (0..7).filter_map(PieceKind::from_index) {
+                for count in 0..19 {
+                    mix(hand(color, kind, count));
+                }
+            }
+        }
+        mix(SIDE);
+        assert_eq!(digest, 0xbc5c_bb76_9f4c_e8b0);
+        assert_eq!(crate::Position::startpos().key(), 0x012b_bb27_aff0_2f5f);
     }
 }

@@ -283,14 +283,12 @@ fn compare(rec: &Record, stats: &mut Stats, errors: &mut Vec<String>) {
                 pos.in_check()
             ));
         }
-        if k_pseudo {
-            if let Some(g) = c_gives {
-                stats.gives_check_compared += 1;
-                stats.gives_check_true += *g as u64;
-                let kg = pos.gives_check(m);
-                if kg != *g {
-                    errors.push(format!("{ctx}: move {u}: gives_check koma={kg} cshogi={g}"));
-                }
+        if k_pseudo && let Some(g) = c_gives {
+            stats.gives_check_compared += 1;
+            stats.gives_check_true += *g as u64;
+            let kg = pos.gives_check(m);
+            if kg != *g {
+                errors.push(format!("{ctx}: move {u}: gives_check koma={kg} cshogi={g}"));
             }
         }
         if in_list {

@@ -1,11 +1,13 @@
 //! Speed of the hot paths: move generation, do/undo with captures, random playouts, evaluations
 //! and a fixed-depth search. Run: `cargo bench -p koma-hasami`.
+// criterion_group! defines an undocumented `pub fn`.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use koma_core::rng::Rng;
 use koma_hasami::ntuple::NTuple;
-use koma_hasami::rng::Rng;
 use koma_hasami::search::{HandEval, Limit, Searcher};
 use koma_hasami::{Game, Outcome, Position, study};
 

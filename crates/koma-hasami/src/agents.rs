@@ -15,9 +15,9 @@ use std::time::Duration;
 use crate::game::Game;
 use crate::ntuple::NTuple;
 use crate::position::{Move, Status};
-use crate::rng::Rng;
 use crate::search::{HandEval, Limit, Searcher};
 use crate::study;
+use koma_core::rng::Rng;
 
 /// Default depth of the `search` and `learned` agents when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 5;

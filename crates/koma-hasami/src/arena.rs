@@ -14,8 +14,8 @@ use crate::agents::AgentSpec;
 use crate::game::{Game, Outcome};
 use crate::ntuple::NTuple;
 use crate::position::Position;
-use crate::rng::Rng;
-use crate::square::Color;
+use koma_core::Color;
+use koma_core::rng::Rng;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -130,10 +130,7 @@ pub fn play_game(
             Some(m) if start.position().is_legal(m) => start.play(m),
             // No move or an illegal one (an agent bug) loses, so a match always finishes.
             _ => {
-                return (
-                    Outcome::Win(start.position().side_to_move().opponent()),
-                    start,
-                );
+                return (Outcome::Win(start.position().side_to_move().flip()), start);
             }
         }
     }

@@ -3,7 +3,7 @@
 
 use crate::notation::ParseError;
 use crate::position::{Move, Position, Status, Undo};
-use crate::square::Color;
+use koma_core::Color;
 
 /// Default ply limit: a game that reaches 300 plies is drawn.
 pub const DEFAULT_PLY_LIMIT: u32 = 300;

@@ -32,7 +32,6 @@ pub mod ntuple;
 pub mod play;
 pub mod plot;
 pub mod position;
-pub mod rng;
 pub mod search;
 pub mod square;
 pub mod study;
@@ -40,6 +39,7 @@ pub mod train;
 pub mod zobrist;
 
 pub use game::{DEFAULT_PLY_LIMIT, Game, Outcome};
+pub use koma_core::Color;
 pub use notation::{NotationError, ParseError, Setup, SetupError};
 pub use position::{Move, MoveList, Position, Status, Undo};
-pub use square::{Color, Dir, Square};
+pub use square::{Dir, Square};

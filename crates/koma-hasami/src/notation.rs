@@ -5,7 +5,8 @@
 use std::fmt;
 
 use crate::position::{Move, Position};
-use crate::square::{Color, Square};
+use crate::square::Square;
+use koma_core::Color;
 
 /// Why a text could not be read as a position or move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -23,7 +23,8 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use crate::position::Position;
-use crate::square::{Color, squares};
+use crate::square::squares;
+use koma_core::Color;
 
 const WINDOW_TABLES: usize = 7 * 4;
 const ROW_TABLES: usize = 9;
@@ -95,7 +96,7 @@ impl NTuple {
     pub fn features(pos: &Position) -> Features {
         let us = pos.side_to_move();
         let mut cells = [0u8; 81];
-        for (color, value) in [(us, 1u8), (us.opponent(), 2u8)] {
+        for (color, value) in [(us, 1u8), (us.flip(), 2u8)] {
             for sq in squares(pos.pieces(color)) {
                 let row = if us == Color::Black {
                     sq.row()
@@ -144,7 +145,7 @@ impl NTuple {
             out[k] = (COLUMN_OFFSET + c.min(8 - c) * TABLE_SIZE) as u32 + index;
             k += 1;
         }
-        let material = pos.count(us) as usize * 10 + pos.count(us.opponent()) as usize;
+        let material = pos.count(us) as usize * 10 + pos.count(us.flip()) as usize;
         out[k] = (MATERIAL_OFFSET + material) as u32;
         out
     }

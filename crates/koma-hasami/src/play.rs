@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 use crate::agents::Agent;
 use crate::game::{Game, Outcome};
 use crate::position::Move;
-use crate::square::Color;
+use koma_core::Color;
 
 /// Reads the person's move: a number from the list or a move text; `None` at end of input or `quit`.
 fn ask(

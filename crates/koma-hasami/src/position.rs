@@ -1,8 +1,9 @@
 //! The position, move generation, captures (sandwich 挟む and enclosure 囲む), do/undo and the
 //! end-of-game status. The rules are those of shared/docs/HASAMI.md.
 
-use crate::square::{Color, Dir, FULL, Square, flood, neighbours, squares};
+use crate::square::{Dir, FULL, Square, flood, neighbours, squares};
 use crate::zobrist;
+use koma_core::Color;
 
 /// A move: a piece slides from `from` to `to` along a file or rank (`9i9e`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -227,7 +228,7 @@ impl Position {
     pub fn captures(&self, mv: Move) -> u128 {
         let us = self.side;
         let mine = (self.pieces(us) & !mv.from.bit()) | mv.to.bit();
-        let theirs = self.pieces(us.opponent());
+        let theirs = self.pieces(us.flip());
         let mut captured = 0u128;
         for dir in Dir::ALL {
             let mut run = 0u128;
@@ -262,7 +263,7 @@ impl Position {
     pub fn do_move(&mut self, mv: Move) -> Undo {
         let captured = self.captures(mv);
         let us = self.side;
-        let them = us.opponent();
+        let them = us.flip();
         self.pieces[us.index()] ^= mv.from.bit() | mv.to.bit();
         self.key ^= zobrist::piece(us, mv.from) ^ zobrist::piece(us, mv.to);
         self.pieces[them.index()] &= !captured;
@@ -278,7 +279,7 @@ impl Position {
     /// Takes back the move that `undo` came from (must be the last one made).
     pub fn undo_move(&mut self, undo: Undo) {
         let them = self.side;
-        let us = them.opponent();
+        let us = them.flip();
         self.side = us;
         self.key ^= zobrist::WHITE_TO_MOVE;
         self.ply -= 1;
@@ -298,7 +299,7 @@ impl Position {
     /// With the opponent leading by 3 the side to move must cut the lead now: still ongoing.
     pub fn status(&self) -> Status {
         let us = self.side;
-        let them = us.opponent();
+        let them = us.flip();
         let (n_us, n_them) = (self.count(us), self.count(them));
         if n_us <= 4 {
             Status::Won(them)

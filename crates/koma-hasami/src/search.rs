@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use crate::ntuple::NTuple;
 use crate::position::{Move, Position, Status};
-use crate::square::{Color, Square, squares};
+use crate::square::{Square, squares};
+use koma_core::Color;
 
 /// Score of a won position at the root; wins found `n` plies deeper score `WIN − n`.
 pub const WIN: i32 = 30_000;
@@ -41,7 +42,7 @@ impl Evaluator for HandEval {
             s
         };
         let us = pos.side_to_move();
-        side_terms(us) - side_terms(us.opponent())
+        side_terms(us) - side_terms(us.flip())
     }
 }
 
@@ -385,7 +386,7 @@ impl<E: Evaluator> Searcher<E> {
         }
         let us = pos.side_to_move();
         // Facing a lead of three, a quiet move loses at once: no standing pat.
-        let must_capture = pos.count(us.opponent()) >= pos.count(us) + 3;
+        let must_capture = pos.count(us.flip()) >= pos.count(us) + 3;
         let mut best = if must_capture {
             -(WIN - ply - 1)
         } else {

@@ -1,50 +1,14 @@
-//! Colours, squares and 81-bit bitboards (in a `u128`).
+//! Squares and 81-bit bitboards (in a `u128`).
 //!
 //! Square index = `row * 9 + col`, row 0 = rank a (top), col 0 = file 9 (left on the diagram), so
 //! the index order is the SFEN reading order. USI square `5e` is the centre, index 40.
+//!
+//! This is not koma-core's numbering (file by file from `1a`): the move generation order, the
+//! random agents' choices, the n-tuple features and so the shipped model are defined on this
+//! one (docs/ARCHITECTURE.md). The squares themselves are the same: [`Square`] converts to and
+//! from [`koma_core::Square`].
 
 use std::fmt;
-
-/// A side. Black (先手, ▲, `P`) starts on rank i and moves first; White (後手, ▽, `p`) on rank a.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Color {
-    /// 先手, moves first.
-    Black,
-    /// 後手.
-    White,
-}
-
-impl Color {
-    /// The other side.
-    pub const fn opponent(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-
-    /// 0 for Black, 1 for White (array index).
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// +1 for Black, −1 for White.
-    pub const fn sign(self) -> i32 {
-        match self {
-            Color::Black => 1,
-            Color::White => -1,
-        }
-    }
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Color::Black => "black",
-            Color::White => "white",
-        })
-    }
-}
 
 /// One of the 81 squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -112,6 +76,28 @@ impl Square {
         } else {
             Square::from_row_col(nr as u8, nc as u8)
         }
+    }
+}
+
+impl From<Square> for koma_core::Square {
+    /// The same square in koma-core's numbering.
+    ///
+    /// ```
+    /// let sq: koma_hasami::Square = "9i9e".parse::<koma_hasami::Move>().unwrap().to;
+    /// let core = koma_core::Square::from(sq);
+    /// assert_eq!(core.to_string(), "9e");
+    /// assert_eq!(koma_hasami::Square::from(core), sq);
+    /// ```
+    fn from(sq: Square) -> koma_core::Square {
+        koma_core::Square::from_file_rank(sq.file(), sq.rank())
+            .unwrap_or_else(|| unreachable!("{sq} is on the board"))
+    }
+}
+
+impl From<koma_core::Square> for Square {
+    /// The same square in koma-hasami's numbering.
+    fn from(sq: koma_core::Square) -> Square {
+        Square((sq.rank() - 1) * 9 + 9 - sq.file())
     }
 }
 
@@ -212,6 +198,16 @@ mod tests {
         assert_eq!(Square::from_index(0).unwrap().to_string(), "9a");
         assert_eq!(Square::from_index(80).unwrap().to_string(), "1i");
         assert_eq!(Square::from_index(81), None);
+    }
+
+    #[test]
+    fn converts_to_and_from_koma_core() {
+        for i in 0..81 {
+            let sq = Square::from_index(i).unwrap();
+            let core = koma_core::Square::from(sq);
+            assert_eq!(core.to_string(), sq.to_string());
+            assert_eq!(Square::from(core), sq);
+        }
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! preserves every comparison of the real-valued formula exactly, so the agent chooses the same moves.
 
 use crate::position::{Move, Position, Status};
-use crate::square::{Color, squares};
+use crate::square::squares;
+use koma_core::Color;
 
 /// Terminal score, scaled by 5 like the rest of the evaluation (the study's ±999).
 pub const STUDY_WIN: i32 = 999 * 5;
@@ -18,7 +19,7 @@ pub fn evaluate(pos: &Position) -> i32 {
         Status::Won(c) => c.sign() * STUDY_WIN,
         Status::Ongoing => {
             let p = pos.side_to_move();
-            let material = 10 * (pos.count(p) as i32 - pos.count(p.opponent()) as i32);
+            let material = 10 * (pos.count(p) as i32 - pos.count(p.flip()) as i32);
             let (mut centre, mut capture, mut mobility) = (0i32, 0i32, 0i32);
             for sq in squares(pos.pieces(p)) {
                 let (rank, file) = (sq.rank() as i32, sq.file() as i32);

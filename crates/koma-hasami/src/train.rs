@@ -21,8 +21,8 @@ use crate::arena::{self, ArenaConfig};
 use crate::game::{Game, Outcome};
 use crate::ntuple::{ModelError, NTuple};
 use crate::position::Position;
-use crate::rng::Rng;
 use crate::search::{Limit, Searcher, WIN};
+use koma_core::rng::Rng;
 
 /// Training settings.
 #[derive(Clone, Debug)]

@@ -1,24 +1,24 @@
 //! Zobrist keys: one random 64-bit key per (colour, square) and one for "White to move", built at
-//! compile time from a fixed SplitMix64 stream so keys are equal across runs and machines.
+//! compile time from a fixed [`Rng`] stream so keys are equal across runs and machines.
 
-use crate::rng::splitmix;
-use crate::square::{Color, Square};
+use koma_core::Color;
+use koma_core::rng::Rng;
+
+use crate::square::Square;
 
 const fn build() -> ([[u64; 81]; 2], u64) {
     let mut keys = [[0u64; 81]; 2];
-    let mut state = 0x6b6f_6d61_6861_7361; // "komahasa"
+    let mut rng = Rng::new(0x6b6f_6d61_6861_7361); // "komahasa"
     let mut c = 0;
     while c < 2 {
         let mut s = 0;
         while s < 81 {
-            let (next, out) = splitmix(state);
-            state = next;
-            keys[c][s] = out;
+            keys[c][s] = rng.next_u64();
             s += 1;
         }
         c += 1;
     }
-    let (_, side) = splitmix(state);
+    let side = rng.next_u64();
     (keys, side)
 }
 
@@ -48,5 +48,21 @@ mod tests {
             }
         }
         assert!(seen.insert(WHITE_TO_MOVE));
+    }
+
+    /// Keys are part of what training and arenas reproduce: a digest of all of them, pinned when
+    /// their generator moved to `koma_core::rng`.
+    #[test]
+    fn keys_are_pinned() {
+        let mut digest = 0u64;
+        let mut mix = |k: u64| digest = digest.rotate_left(5) ^ k;
+        for c in Color::ALL {
+            for i in 0..81 {
+                mix(piece(c, Square::from_index(i).unwrap()));
+            }
+        }
+        mix(WHITE_TO_MOVE);
+        assert_eq!(digest, 0xf643_1664_94f4_12eb);
+        assert_eq!(crate::Position::startpos().key(), 0x8790_4483_08b6_5c49);
     }
 }

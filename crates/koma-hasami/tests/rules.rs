@@ -439,7 +439,7 @@ proptest! {
             let m = moves.as_slice()[c % moves.len()];
             let before = pos.clone();
             let us = pos.side_to_move();
-            let them = us.opponent();
+            let them = us.flip();
             let undo = pos.do_move(m);
             // Only enemy pieces are captured, the mover keeps all its pieces, counts add up.
             prop_assert_eq!(undo.captured & before.pieces(them), undo.captured);
@@ -449,11 +449,11 @@ proptest! {
             prop_assert_eq!(pos.at(m.from), None);
             // No enemy group next to the landing square is left without a liberty.
             for dir in koma_hasami::Dir::ALL {
-                if let Some(n) = m.to.step(dir) {
-                    if pos.at(n) == Some(them) {
-                        let group = koma_hasami::square::flood(n.bit(), pos.pieces(them));
-                        prop_assert!(koma_hasami::square::neighbours(group) & pos.empty() != 0);
-                    }
+                if let Some(n) = m.to.step(dir)
+                    && pos.at(n) == Some(them)
+                {
+                    let group = koma_hasami::square::flood(n.bit(), pos.pieces(them));
+                    prop_assert!(koma_hasami::square::neighbours(group) & pos.empty() != 0);
                 }
             }
             // The incremental key equals the key of the position rebuilt from its text.

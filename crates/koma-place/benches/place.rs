@@ -1,4 +1,6 @@
 //! Benchmarks of `koma place` searches. Ids keep their meaning; summaries go to docs/place.md.
+// criterion_group! defines an undocumented `pub fn`.
+#![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use koma_place::{Geometry, Mode, Options, Problem, solve};

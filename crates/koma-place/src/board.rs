@@ -3,15 +3,17 @@
 //! Squares are numbered column-major: `index = col * ranks + rank`, where `col` 0 is the
 //! leftmost file seen from Black (file 9 on the 9×9 board) and `rank` 0 is rank a. A file is
 //! then a run of consecutive bits, which is what the pawn-and-stone test walks along.
-//! Bitboards are `u128`. Sliding attacks are unblocked rays: in a valid placement no piece
+//! Sets of squares are [`Mask`]s. Sliding attacks are unblocked rays: in a valid placement no piece
 //! stands on another's ray (it would be attacked), so blocking never changes the answer.
 
 use std::fmt::Write as _;
 
 use crate::{Color, Kind, PlaceError};
 
-/// A bitboard over the squares of a [`Geometry`].
-pub type Bitboard = u128;
+/// A set of squares of a [`Geometry`]: bit `i` is the square with index `i` (column-major, see
+/// the module doc). Not koma-core's `Bitboard`: boards here are 1×1 to 9×9, numbered file by file
+/// from the left, so that a file is a run of consecutive bits (docs/ARCHITECTURE.md).
+pub(crate) type Mask = u128;
 
 /// Each file's (occupied, free) ranks, file by file, of a board `files` wide and `ranks`
 /// high (column-major squares): bit r of a mask is rank r of that file.
@@ -19,10 +21,10 @@ pub type Bitboard = u128;
 pub(crate) fn file_patterns(
     files: usize,
     ranks: usize,
-    occupied: Bitboard,
-    free: Bitboard,
+    occupied: Mask,
+    free: Mask,
 ) -> impl Iterator<Item = (u16, u16)> {
-    let mask: Bitboard = (1 << ranks) - 1;
+    let mask: Mask = (1 << ranks) - 1;
     (0..files).map(move |c| {
         let shift = c * ranks;
         (
@@ -38,8 +40,8 @@ pub struct Geometry {
     files: u8,
     ranks: u8,
     /// attacks[(shape * 2 + colour) * n + square]
-    attacks: Vec<Bitboard>,
-    not_first: Bitboard,
+    attacks: Vec<Mask>,
+    not_first: Mask,
 }
 
 const SHAPES: usize = 11;
@@ -166,31 +168,27 @@ impl Geometry {
     }
 
     /// The bitboard of all squares.
-    pub fn all(&self) -> Bitboard {
+    pub(crate) fn all(&self) -> Mask {
         let n = self.len();
         if n == 128 { !0 } else { (1u128 << n) - 1 }
     }
 
     /// All squares except those on rank a.
     #[inline]
-    pub fn not_first_rank(&self) -> Bitboard {
+    pub(crate) fn not_first_rank(&self) -> Mask {
         self.not_first
     }
 
     /// All squares except those on the last rank.
     #[inline]
-    pub fn not_last_rank(&self) -> Bitboard {
+    pub(crate) fn not_last_rank(&self) -> Mask {
         self.not_first_rank() >> 1
     }
 
     /// Squares attacked by `kind` of `color` standing on `sq` (unblocked rays).
     #[inline]
-    pub fn attacks(&self, kind: Kind, color: Color, sq: usize) -> Bitboard {
-        let ci = match color {
-            Color::Black => 0,
-            Color::White => 1,
-        };
-        self.attacks[(shape(kind) * 2 + ci) * self.len() + sq]
+    pub(crate) fn attacks(&self, kind: Kind, color: Color, sq: usize) -> Mask {
+        self.attacks[(shape(kind) * 2 + color.index()) * self.len() + sq]
     }
 
     /// The left-right mirror image of `sq`.

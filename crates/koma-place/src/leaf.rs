@@ -19,8 +19,9 @@
 //! Pawns are usually close to the most a file can hold, so the product is taken over pawn
 //! *deficits* (most − pawns), which keeps it small.
 
+use crate::Geometry;
+use crate::board::Mask;
 use crate::board::file_patterns;
-use crate::{Bitboard, Geometry};
 
 /// One term of a file polynomial: (pawn deficit, lances, stones, ways).
 type Term = (u8, u8, u8, u64);
@@ -193,8 +194,8 @@ impl LeafCounter {
     /// with `occupied` squares.
     pub(crate) fn count(
         &self,
-        occupied: Bitboard,
-        free: Bitboard,
+        occupied: Mask,
+        free: Mask,
         wanted: Wanted,
         scratch: &mut LeafScratch,
     ) -> u128 {
@@ -329,12 +330,7 @@ pub(crate) mod tests {
 
     /// Brute force on one board: every way of putting `contents` on the free squares, as a
     /// table by (pawns, lances, stones).
-    pub(crate) fn brute(
-        geo: &Geometry,
-        occ: Bitboard,
-        free: Bitboard,
-        contents: &[usize],
-    ) -> Table {
+    pub(crate) fn brute(geo: &Geometry, occ: Mask, free: Mask, contents: &[usize]) -> Table {
         let h = geo.ranks() as usize;
         let sq: Vec<usize> = (0..geo.len()).filter(|&s| free >> s & 1 == 1).collect();
         let n = sq.len();

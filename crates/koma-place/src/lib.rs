@@ -40,8 +40,9 @@ mod relax;
 mod search;
 mod transfer;
 
-pub use board::{Bitboard, Geometry, PlacedPiece, Placement};
+pub use board::{Geometry, PlacedPiece, Placement};
 pub use error::PlaceError;
-pub use piece::{Color, Facing, Kind, PieceSet};
+pub use koma_core::Color;
+pub use piece::{Facing, Kind, PieceSet};
 pub use relax::{pawns_and_stones_fit, vertical_blocks_fit};
 pub use search::{Mode, Options, Outcome, Problem, Progress, TaskCount, solve};

@@ -1,27 +1,9 @@
-//! Piece kinds, colours and piece sets (`P18L4N4S4G4K2R2B2`).
+//! Piece kinds, facings and piece sets (`P18L4N4S4G4K2R2B2`). A placed piece faces the way of
+//! its [`Color`](koma_core::Color): Black's pieces attack toward rank a.
 
 use std::fmt;
 
 use crate::PlaceError;
-
-/// Which way a piece faces. Black (▲, uppercase in SFEN) attacks toward rank a.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Color {
-    /// 先手: faces rank a.
-    Black,
-    /// 後手: faces rank i.
-    White,
-}
-
-impl Color {
-    /// The other colour.
-    pub fn flip(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-}
 
 /// A kind of piece, including the stone (石), a virtual piece with no attacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -34,15 +34,16 @@
 //!
 //! The brute-force tests in this module check both statements on small boards.
 
+use crate::Geometry;
+use crate::board::Mask;
 use crate::board::file_patterns;
-use crate::{Bitboard, Geometry};
 
 /// Calls `f(col, first_rank, len, top_open, bottom_open)` for every vertical run of `free`.
 #[inline]
 pub(crate) fn for_each_run(
     geo: &Geometry,
-    occupied: Bitboard,
-    free: Bitboard,
+    occupied: Mask,
+    free: Mask,
     mut f: impl FnMut(usize, u32, u32, bool, bool),
 ) {
     let h = geo.ranks() as u32;
@@ -64,7 +65,9 @@ pub(crate) fn for_each_run(
 /// Exact test: can `pawns` pawns and `stones` stones be added on the `free` squares (empty and
 /// not attacked) without any new piece being attacked and without a pawn attacking an
 /// `occupied` square? One-directional pawns face Black's way; with `both_ways` each pawn may
-/// face either way.
+/// face either way. `occupied` and `free` are sets of squares of `geo` as bit masks: bit `i` is
+/// the square with index `i` ([`Geometry`] numbers squares file by file, so here bit 0 is the
+/// top square of the left file).
 ///
 /// ```
 /// use koma_place::{pawns_and_stones_fit, Geometry};
@@ -77,8 +80,8 @@ pub(crate) fn for_each_run(
 /// ```
 pub fn pawns_and_stones_fit(
     geo: &Geometry,
-    occupied: Bitboard,
-    free: Bitboard,
+    occupied: u128,
+    free: u128,
     pawns: u32,
     stones: u32,
     both_ways: bool,
@@ -96,8 +99,8 @@ pub fn pawns_and_stones_fit(
     let above_free = (free << 1) & not_first;
     let above_occupied = (occupied << 1) & not_first;
     let open_tops = free & !above_free & !above_occupied;
-    let col_mask: Bitboard = (1 << h) - 1;
-    let per_column = |rest: Bitboard, table: &[u16; 512]| {
+    let col_mask: Mask = (1 << h) - 1;
+    let per_column = |rest: Mask, table: &[u16; 512]| {
         (0..geo.files() as u32)
             .map(|c| table[((rest >> (c * h)) & col_mask) as usize] as u32)
             .sum::<u32>()
@@ -147,7 +150,8 @@ pub fn pawns_and_stones_fit(
 /// its block holds it alone; a pawn facing Black must open its block and one facing White close
 /// it, so a block holds at most two singles. Hence there are at least `doubles + ⌈singles / 2⌉`
 /// blocks, and a run with `b` blocks keeps at least `b - 1` squares empty: the empty free squares,
-/// `free - pieces`, number at least `doubles + ⌈singles / 2⌉ - runs`.
+/// `free - pieces`, number at least `doubles + ⌈singles / 2⌉ - runs`. `free` is a bit mask as
+/// in [`pawns_and_stones_fit`].
 ///
 /// ```
 /// use koma_place::{vertical_blocks_fit, Geometry};
@@ -158,7 +162,7 @@ pub fn pawns_and_stones_fit(
 /// ```
 pub fn vertical_blocks_fit(
     geo: &Geometry,
-    free: Bitboard,
+    free: u128,
     doubles: u32,
     singles: u32,
     stones: u32,
@@ -261,12 +265,7 @@ impl PawnPatterns {
     }
 
     /// The runs of `free` as (first square, pattern index).
-    pub(crate) fn runs(
-        &self,
-        geo: &Geometry,
-        occupied: Bitboard,
-        free: Bitboard,
-    ) -> Vec<(u32, usize)> {
+    pub(crate) fn runs(&self, geo: &Geometry, occupied: Mask, free: Mask) -> Vec<(u32, usize)> {
         let h = geo.ranks() as u32;
         let mut runs = Vec::with_capacity(48);
         for_each_run(geo, occupied, free, |col, r0, len, top, bottom| {
@@ -295,7 +294,7 @@ mod tests {
     use crate::leaf::tests::{PAWNS_ONE_WAY, PAWNS_TWO_WAYS, brute, lcg};
 
     /// Brute force with doubles: which (doubles, singles, stones) fit exactly.
-    fn brute_doubles(geo: &Geometry, occ: Bitboard, free: Bitboard) -> Vec<[usize; 3]> {
+    fn brute_doubles(geo: &Geometry, occ: Mask, free: Mask) -> Vec<[usize; 3]> {
         let h = geo.ranks() as usize;
         let sq: Vec<usize> = (0..geo.len()).filter(|&s| free >> s & 1 == 1).collect();
         let mut found = Vec::new();

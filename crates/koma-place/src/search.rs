@@ -8,13 +8,11 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::board::Mask;
 use crate::leaf::{LeafCounter, LeafScratch, Wanted};
-use crate::relax::PawnPatterns;
+use crate::relax::{PawnPatterns, pawns_and_stones_fit, vertical_blocks_fit};
 use crate::transfer::{TailGroup, TransferCounter, TransferScratch, is_short_range};
-use crate::{
-    Bitboard, Color, Facing, Geometry, Kind, PieceSet, PlaceError, PlacedPiece, Placement,
-    pawns_and_stones_fit, vertical_blocks_fit,
-};
+use crate::{Color, Facing, Geometry, Kind, PieceSet, PlaceError, PlacedPiece, Placement};
 
 /// A placement question: which pieces, on which board, facing one or both ways.
 #[derive(Debug, Clone)]
@@ -38,15 +36,14 @@ impl Problem {
                 squares,
             });
         }
-        if !both_ways {
-            if let Some(k) = Kind::ALL
+        if !both_ways
+            && let Some(k) = Kind::ALL
                 .into_iter()
                 .find(|&k| set.count(k, Facing::White) > 0)
-            {
-                return Err(PlaceError::WhiteInOneWay {
-                    piece: k.sfen().to_ascii_lowercase(),
-                });
-            }
+        {
+            return Err(PlaceError::WhiteInOneWay {
+                piece: k.sfen().to_ascii_lowercase(),
+            });
         }
         Ok(Problem {
             set,
@@ -236,8 +233,8 @@ struct Shared {
 
 #[derive(Debug, Clone, Copy)]
 struct Node {
-    occ: Bitboard,
-    att: Bitboard,
+    occ: Mask,
+    att: Mask,
     group: u8,
     left: u8,
     next: u8,
@@ -269,7 +266,7 @@ impl Acc {
 
 struct Search<'a> {
     geo: &'a Geometry,
-    mask: Bitboard,
+    mask: Mask,
     groups: Vec<Group>,
     both: bool,
     /// Symmetry elements used to cut the search.
@@ -599,10 +596,8 @@ impl<'a> Search<'a> {
         let terminal = self.is_terminal(&node);
         // Transfer leaves are costly: the clock is read at each of them.
         if acc.nodes & 0x3fff == 0 || (terminal && self.transfer.is_some()) {
-            if let Some(d) = self.deadline {
-                if Instant::now() > d {
-                    self.interrupt();
-                }
+            if self.deadline.is_some_and(|d| Instant::now() > d) {
+                self.interrupt();
             }
             if self.opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 self.interrupt();

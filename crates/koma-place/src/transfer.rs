@@ -31,9 +31,10 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::board::Mask;
 use crate::board::file_patterns;
 use crate::search::{multinomial, symmetric_shares};
-use crate::{Bitboard, Color, Geometry, Kind};
+use crate::{Color, Geometry, Kind};
 
 /// A piece the transfer places: one kind (or the gold-like group) facing one way.
 #[derive(Debug, Clone)]
@@ -381,8 +382,8 @@ impl TransferCounter {
     /// completions that are their own mirror image.
     pub(crate) fn count(
         &self,
-        occupied: Bitboard,
-        free: Bitboard,
+        occupied: Mask,
+        free: Mask,
         mirror: bool,
         scratch: &mut TransferScratch,
     ) -> (u128, u128) {

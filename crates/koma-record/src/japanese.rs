@@ -34,7 +34,7 @@ pub(crate) fn kanji_number(n: u8) -> String {
     if n >= 10 {
         s.push('十');
     }
-    if n % 10 != 0 {
+    if !n.is_multiple_of(10) {
         s.push(RANKS[(n % 10) as usize - 1]);
     }
     s
@@ -172,13 +172,12 @@ pub(crate) fn write_move(pos: &Position, m: Move, notation: Notation) -> String 
 pub(crate) fn candidates(pos: &Position, kind: PieceKind, to: Square) -> Vec<Square> {
     let mut out: Vec<Square> = Vec::new();
     for m in pos.legal_moves().iter() {
-        if let Some(from) = m.from() {
-            if m.to() == to
-                && pos.piece_at(from).map(Piece::kind) == Some(kind)
-                && !out.contains(&from)
-            {
-                out.push(from);
-            }
+        if let Some(from) = m.from()
+            && m.to() == to
+            && pos.piece_at(from).map(Piece::kind) == Some(kind)
+            && !out.contains(&from)
+        {
+            out.push(from);
         }
     }
     out
@@ -305,11 +304,11 @@ pub(crate) fn parse_move_text(text: &str) -> Result<(MoveText, usize), (usize, &
         i += 1;
     }
     let mut to = None;
-    if let (Some(&f), Some(&r)) = (chars.get(i), chars.get(i + 1)) {
-        if let (Some(f), Some(r)) = (digit_value(f), digit_value(r)) {
-            to = Square::from_file_rank(f, r);
-            i += 2;
-        }
+    if let (Some(&f), Some(&r)) = (chars.get(i), chars.get(i + 1))
+        && let (Some(f), Some(r)) = (digit_value(f), digit_value(r))
+    {
+        to = Square::from_file_rank(f, r);
+        i += 2;
     }
     if chars.get(i) == Some(&'同') {
         i += 1;

@@ -221,10 +221,10 @@ pub fn read(text: &str) -> Result<Read, ReadError> {
     })?;
     let mut record = Record::new(initial_position(jkf.initial.as_ref())?);
     record.headers = jkf.header.0;
-    if let Some(name) = handicap::name(&record.initial).filter(|n| *n != "平手") {
-        if record.header("手合割").is_none() {
-            record.headers.push(("手合割".to_owned(), name.to_owned()));
-        }
+    if let Some(name) = handicap::name(&record.initial).filter(|n| *n != "平手")
+        && record.header("手合割").is_none()
+    {
+        record.headers.push(("手合割".to_owned(), name.to_owned()));
     }
     // Entry 0 holds the comments on the initial position.
     let mut moves = jkf.moves.iter();
@@ -375,10 +375,10 @@ fn square(p: Place, path: &str) -> Result<Square, ReadError> {
 /// and its relative words.
 fn read_move(pos: &Position, mv: &MoveMove, path: &str) -> Result<Move, ReadError> {
     let kind = piece_kind(&mv.piece).ok_or_else(|| at(path, "a CSA piece name like FU, UM"))?;
-    if let Some(c) = mv.color {
-        if color(c, path)? != pos.side_to_move() {
-            return Err(illegal(pos, path));
-        }
+    if let Some(c) = mv.color
+        && color(c, path)? != pos.side_to_move()
+    {
+        return Err(illegal(pos, path));
     }
     let to = match (mv.to, mv.same) {
         (Some(p), _) => Some(square(p, &format!("{path}.to"))?),

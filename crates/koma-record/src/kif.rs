@@ -361,10 +361,10 @@ fn read_move_line(
 /// word did.
 fn read_other_line(b: &mut Builder, no: usize, indent: usize, t: &str) -> Result<(), ReadError> {
     if let Some(rest) = t.strip_prefix("まで") {
-        if !b.ended() {
-            if let Some(kind) = read_summary(rest, b.pos().side_to_move(), b.pos().is_checkmate()) {
-                b.end(GameEnd::new(kind));
-            }
+        if !b.ended()
+            && let Some(kind) = read_summary(rest, b.pos().side_to_move(), b.pos().is_checkmate())
+        {
+            b.end(GameEnd::new(kind));
         }
         return Ok(());
     }

@@ -147,11 +147,11 @@ fn view(row: &GameRow, game: &Game) -> GameView {
         None => (None, Vec::new()),
     };
     let us = pos.side_to_move();
-    let (ours, theirs) = (pos.count(us), pos.count(us.opponent()));
+    let (ours, theirs) = (pos.count(us), pos.count(us.flip()));
     let reason = match outcome {
         Outcome::Ongoing => "",
         Outcome::Win(winner) => {
-            let loser = pos.count(winner.opponent());
+            let loser = pos.count(winner.flip());
             if loser <= 4 {
                 "the loser is down to four pieces"
             } else if (pos.count(winner) as i32 - loser as i32) >= 3 {

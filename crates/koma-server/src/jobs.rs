@@ -194,11 +194,10 @@ impl Jobs {
             .map(|r| {
                 let id = r.id;
                 let mut v = r;
-                if let Some(p) = self.lock().running.get(&id) {
-                    if let Some(live) = p.progress.lock().unwrap_or_else(|e| e.into_inner()).clone()
-                    {
-                        v.progress = Some(live);
-                    }
+                if let Some(p) = self.lock().running.get(&id)
+                    && let Some(live) = p.progress.lock().unwrap_or_else(|e| e.into_inner()).clone()
+                {
+                    v.progress = Some(live);
                 }
                 v
             })

@@ -518,11 +518,11 @@ impl<'w, 'a> Walker<'w, 'a> {
                 order: move_order(&self.pos, m, or),
                 flags: 0,
             };
-            if or && tuning.max_drops {
-                if let Some(PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook) = m.drop_kind()
-                {
-                    c.flags |= F_MAX;
-                }
+            if or
+                && tuning.max_drops
+                && let Some(PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook) = m.drop_kind()
+            {
+                c.flags |= F_MAX;
             }
             if block.contains(m.to()) && m.from() != king {
                 c.flags |= F_INTERP;
@@ -1051,11 +1051,11 @@ impl<'w, 'a> Walker<'w, 'a> {
             self.pos.undo_move();
             let Some(pos) = without else { continue };
             let mut inner = Walker::new(self.sh, pos, false);
-            if let Some(r) = inner.run(LEN_INF) {
-                if r.pn == 0 {
-                    found = Some(r.hand);
-                    break;
-                }
+            if let Some(r) = inner.run(LEN_INF)
+                && r.pn == 0
+            {
+                found = Some(r.hand);
+                break;
             }
             if self.sh.stopped() {
                 break;

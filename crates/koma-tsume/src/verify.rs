@@ -31,7 +31,7 @@ pub(crate) fn verify(start: &Position, line: &[Move], useless_allowed: bool) -> 
             return Err(Flaw::NoCheck(i + 1));
         }
     }
-    if line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return Err(Flaw::EvenLength);
     }
     if !pos.in_check() {
