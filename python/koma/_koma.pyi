@@ -89,3 +89,20 @@ class Board:
     @staticmethod
     def from_record(data: Union[str, bytes], format: Optional[str] = None) -> "Board": ...
     def to_record(self, format: str = "kif") -> str: ...
+
+def tsume_solve(
+    sfen: str,
+    *,
+    time: Optional[float] = None,
+    nodes: Optional[int] = None,
+    hash_mib: Optional[int] = None,
+    any_mate: bool = False,
+) -> dict: ...
+def tsume_check(
+    sfen: str,
+    expected: Optional[Sequence[str]] = None,
+    *,
+    time: Optional[float] = None,
+    nodes: Optional[int] = None,
+    hash_mib: Optional[int] = None,
+) -> dict: ...

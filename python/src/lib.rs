@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 mod batch;
 mod board;
+mod tsume;
 
 pyo3::create_exception!(
     _koma,
@@ -45,6 +46,8 @@ fn _koma(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SfenError", m.py().get_type::<SfenError>())?;
     m.add("RecordError", m.py().get_type::<RecordError>())?;
     m.add_function(wrap_pyfunction!(board::record_examples, m)?)?;
+    m.add_function(wrap_pyfunction!(tsume::tsume_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(tsume::tsume_check, m)?)?;
     m.add("NUM_LABELS", koma_batch::label::NUM_LABELS)?;
     m.add("NUM_FEATURES", koma_batch::features::NUM_PLANES)?;
     m.add("STARTPOS_SFEN", koma_core::STARTPOS_SFEN)?;

@@ -4,6 +4,10 @@
 //!
 //!     cargo run --release -p koma-batch --example throughput -- 1,16,256,1024,4096 [--seconds 2] [--features]
 //!     valgrind --tool=callgrind target/release/examples/throughput 1024 --steps 50
+//!
+//! `--core` runs the same random play as a plain loop over koma-core positions on one thread
+//! (legal moves as a `MoveList`, a random one played, no mask): the cost the batch is compared
+//! with (docs/batch.md).
 
 use std::time::{Duration, Instant};
 
@@ -30,6 +34,10 @@ fn main() {
         .position(|a| a == "--steps")
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok());
+    if args.iter().any(|a| a == "--core") {
+        core_loop(&sizes, seconds, fixed_steps);
+        return;
+    }
     for b in sizes {
         let mut batch = Batch::new(b, Config::default()).unwrap_or_else(|e| panic!("{e}"));
         let mut actions = vec![0u32; b];
@@ -61,6 +69,38 @@ fn main() {
         let rate = steps as f64 / start.elapsed().as_secs_f64();
         println!(
             "{{\"impl\": \"koma-rust\", \"batch\": {b}, \"features\": {with_features}, \"steps_per_s\": {rate:.0}}}"
+        );
+    }
+}
+
+/// Random play over plain koma-core positions, one thread: legal moves, one drawn, played.
+fn core_loop(sizes: &[usize], seconds: f64, fixed_steps: Option<u64>) {
+    use koma_core::Position;
+    for &b in sizes {
+        let mut games = vec![Position::startpos(); b];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let (start, mut steps, mut calls) = (Instant::now(), 0u64, 0u64);
+        while match fixed_steps {
+            Some(k) => calls < k,
+            None => start.elapsed() < Duration::from_secs_f64(seconds),
+        } {
+            calls += 1;
+            for pos in games.iter_mut() {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.moves_played().len() >= 512 {
+                    *pos = Position::startpos();
+                    continue;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos.do_move(moves[(state % moves.len() as u64) as usize]);
+            }
+            steps += b as u64;
+        }
+        let rate = steps as f64 / start.elapsed().as_secs_f64();
+        println!(
+            "{{\"impl\": \"koma-core-loop\", \"batch\": {b}, \"features\": false, \"steps_per_s\": {rate:.0}}}"
         );
     }
 }

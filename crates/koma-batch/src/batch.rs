@@ -138,6 +138,9 @@ pub struct Game {
     pub moves: Vec<Move>,
 }
 
+/// Buckets of the per-game occurrence counter that gates the repetition scan.
+const REP_BUCKETS: usize = 1024;
+
 /// The result of one environment's step.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 struct StepResult {
@@ -153,6 +156,9 @@ struct Env {
     pos: Position,
     keys: Vec<u64>,
     legal: Vec<(u16, Move)>,
+    /// Positions of the episode counted by the top bits of their keys: a bucket below four means
+    /// the current position cannot be a fourth occurrence, so the key scan is skipped.
+    seen: Vec<u8>,
     plies: u32,
     done: bool,
 }
@@ -163,16 +169,27 @@ impl Env {
             pos,
             keys: Vec::new(),
             legal: Vec::with_capacity(128),
+            seen: vec![0; REP_BUCKETS],
             plies: 0,
             done: false,
         };
+        env.count_position();
         env.refresh();
         env
+    }
+
+    /// Counts the current position in its bucket; returns the bucket's count.
+    fn count_position(&mut self) -> u8 {
+        let b = &mut self.seen[(self.pos.key() >> 54) as usize % REP_BUCKETS];
+        *b = b.saturating_add(1);
+        *b
     }
 
     fn reset(&mut self, start: &Position) {
         self.pos.clone_from(start);
         self.keys.clear();
+        self.seen.fill(0);
+        self.count_position();
         self.plies = 0;
         self.done = false;
         self.refresh();
@@ -218,8 +235,9 @@ impl Env {
         self.keys.push(self.pos.key());
         self.pos.do_move(m);
         self.plies += 1;
+        let bucket = self.count_position();
         self.refresh();
-        let r = self.judge(config);
+        let r = self.judge_with(config, bucket >= 4);
         self.done = r.terminated || r.truncated;
         r
     }
@@ -228,6 +246,11 @@ impl Env {
     /// (perpetual check loses), the declaration when enabled, no legal move (checkmate or not,
     /// the side to move loses), then the ply limit.
     fn judge(&self, config: &Config) -> StepResult {
+        self.judge_with(config, true)
+    }
+
+    /// [`Env::judge`], skipping the repetition scan when the occurrence counter rules it out.
+    fn judge_with(&self, config: &Config, may_repeat: bool) -> StepResult {
         let us = self.pos.side_to_move();
         let win = |winner: Color| {
             let mut rewards = [-1.0; 2];
@@ -238,7 +261,7 @@ impl Env {
                 truncated: false,
             }
         };
-        if self.may_repeat_fourfold() {
+        if may_repeat && self.may_repeat_fourfold() {
             match self.pos.repetition() {
                 Some(koma_core::Repetition::Draw) => {
                     return StepResult {

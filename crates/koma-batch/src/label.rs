@@ -82,6 +82,35 @@ static DIRECTION: [[u8; 81]; 81] = {
     t
 };
 
+/// `LABELS[side][origin][to]`: the label of a non-promoting move, where `origin` is the move's
+/// origin field (a square 0..81, or 81 + the kind for a drop) and `to` its absolute destination.
+/// One lookup per move in the step's hot loop.
+static LABELS: [[[u16; 81]; 88]; 2] = {
+    let mut t = [[[0u16; 81]; 88]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut origin = 0;
+        while origin < 88 {
+            let mut to = 0;
+            while to < 81 {
+                let rel_to = if side == 0 { to } else { 80 - to };
+                let plane = if origin < 81 {
+                    let rel_from = if side == 0 { origin } else { 80 - origin };
+                    let d = direction(rel_from, rel_to);
+                    if d == u8::MAX { 0 } else { d as u16 }
+                } else {
+                    20 + (origin - 81) as u16
+                };
+                t[side][origin][to] = plane * 81 + rel_to as u16;
+                to += 1;
+            }
+            origin += 1;
+        }
+        side += 1;
+    }
+    t
+};
+
 /// A square seen from `side`: turned 180° for White.
 #[inline]
 pub(crate) fn relative(sq: Square, side: Color) -> usize {
@@ -103,18 +132,11 @@ pub(crate) fn relative(sq: Square, side: Color) -> usize {
 /// ```
 #[inline]
 pub fn move_label(m: Move, side: Color) -> u16 {
-    let to = relative(m.to(), side);
-    let plane = match m.from() {
-        Some(from) => {
-            let d = DIRECTION[relative(from, side)][to];
-            d + if m.is_promotion() { 10 } else { 0 }
-        }
-        None => {
-            let kind = m.drop_kind().unwrap_or(PieceKind::Pawn);
-            20 + kind.index() as u8
-        }
-    };
-    plane as u16 * 81 + to as u16
+    // koma-core's move layout: destination in bits 0-6, origin (or 81 + drop kind) in 7-13.
+    let bits = m.bits() as usize;
+    let origin = (bits >> 7) & 0x7F;
+    let promote = if m.is_promotion() { 10 * 81 } else { 0 };
+    LABELS[side.index()][origin.min(87)][m.to().index()] + promote
 }
 
 /// The legal move of `pos` with label `label`, if there is one.

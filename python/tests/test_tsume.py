@@ -1,0 +1,41 @@
+"""koma.tsume: the solver and the problem check from Python, on problems with known answers."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import koma
+import koma.tsume
+
+ZUKOU = Path(__file__).resolve().parents[2] / "data" / "tsume" / "zukou.jsonl"
+
+
+def test_mate_in_one_and_no_mate():
+    r = koma.tsume.solve("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", hash_mib=4)
+    assert r["outcome"] == "mate" and r["moves"] == ["G*5b"] and r["optimal"]
+    assert r["leftover"] == "-"
+    r = koma.tsume.solve("4k4/9/9/9/9/9/9/9/9 b - 1", hash_mib=4, time=5)
+    assert r["outcome"] == "no_mate"
+
+
+def test_check_and_limits():
+    """The problem check on a mate in one against a right and a wrong recorded answer; a node
+    limit on a real problem (将棋図巧 50) gives 'unknown' with its reason. The solver itself is
+    tested in crates/koma-tsume; this tests the binding."""
+    c = koma.tsume.check("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", ["G*5b"], hash_mib=4, time=60)
+    assert c["verdict"] == "sound" and c["agrees"] and c["answer"] == ["G*5b"], c
+    c = koma.tsume.check("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", ["G*4b"], hash_mib=4, time=60)
+    assert not c["agrees"] and c["first_difference"] == (1, "G*4b", "G*5b"), c
+    problems = {p["id"]: p for p in map(json.loads, ZUKOU.read_text(encoding="utf-8").splitlines())}
+    r = koma.tsume.solve(problems["zukou-050"]["sfen"], hash_mib=4, nodes=1000)
+    assert r["outcome"] == "unknown" and r["reason"] == "nodes", r
+
+
+def test_bad_input():
+    with pytest.raises(koma.SfenError):
+        koma.tsume.solve("9/9 b - 1")
+    with pytest.raises(ValueError, match="time must be a positive"):
+        koma.tsume.solve("4k4/9/4P4/9/9/9/9/9/9 b G 1", time=-1)
+    with pytest.raises(ValueError):
+        koma.tsume.check("4k4/9/4P4/9/9/9/9/9/9 b G 1", ["zz"])
