@@ -1,12 +1,12 @@
 //! [`Batch`]: B games advanced together, with masks, tensors, features and rewards for all of
 //! them at once, spread over the cores with rayon.
 
+use koma_core::rng::Rng;
 use koma_core::{Color, FromSfenError, Move, MoveFilter, NonPromotions, Position};
 use rayon::prelude::*;
 
 use crate::features::{FEATURES_LEN, write_features};
 use crate::label::{NUM_LABELS, move_label};
-use crate::rng::SplitMix64;
 use crate::tensor::{TENSOR_LEN, TensorIndex, tensor_index};
 
 /// Environments handed to one rayon task: small enough to balance two cores, large enough that
@@ -394,7 +394,7 @@ impl Batch {
         let positions: Vec<Position> = (0..n)
             .into_par_iter()
             .map(|i| {
-                let mut rng = SplitMix64::derive(seed, i as u64);
+                let mut rng = Rng::derive(seed, i as u64);
                 let mut env = Env::new(Position::startpos());
                 for _ in 0..plies {
                     if env.legal.is_empty() || env.judge(&config).terminated {
@@ -623,7 +623,7 @@ impl Batch {
                 *o = if e.done || e.legal.is_empty() {
                     0
                 } else {
-                    let mut rng = SplitMix64::derive(seed, i as u64);
+                    let mut rng = Rng::derive(seed, i as u64);
                     e.legal[rng.below(e.legal.len())].0 as u32
                 };
             });

@@ -37,7 +37,6 @@
 mod batch;
 pub mod features;
 pub mod label;
-mod rng;
 pub mod tensor;
 
 pub use batch::{ActionKind, AutoReset, Batch, BatchError, Config, Game, parse_sfens};
