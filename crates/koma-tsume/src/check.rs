@@ -105,6 +105,25 @@ pub struct Comparison {
     pub expected_mates: bool,
 }
 
+impl Comparison {
+    /// Compares an expected line (a recorded answer) with `answer` from the problem `pos`:
+    /// whether they are the same line, where they first differ, and whether the expected line
+    /// is itself a mate by continuous checks. With no answer (no mate, unknown) they never
+    /// agree.
+    ///
+    /// ```
+    /// use koma_core::Position;
+    /// use koma_tsume::Comparison;
+    /// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+    /// let c = Comparison::new(&pos, &["G*4b".parse().unwrap()], None);
+    /// assert!(!c.agrees && !c.expected_mates);
+    /// assert_eq!(c.first_difference.unwrap().ply, 1);
+    /// ```
+    pub fn new(pos: &Position, expected: &[Move], answer: Option<&Answer>) -> Comparison {
+        compare(pos, expected, answer)
+    }
+}
+
 /// The first ply where an expected answer leaves the composer's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Difference {

@@ -14,6 +14,8 @@
 //!
 //! Main types: [`Options`] ([`Limits`], [`Mode`]), [`Cancel`], [`Progress`], and the
 //! [`Solution`] with its [`Outcome`]: [`Answer`], no mate, or [`UnknownReason`].
+//! For front ends: [`Problem`] reads a line of a problem file (SFEN, USI or JSON), [`Report`]
+//! is a solve's or check's result as serialisable data (moves in USI), [`Summary`] counts many.
 //!
 //! ```
 //! use koma_core::{Move, Position};
@@ -35,6 +37,8 @@ mod keys;
 mod options;
 mod order;
 mod outcome;
+mod problem;
+mod report;
 mod search;
 mod solve;
 mod table;
@@ -43,6 +47,11 @@ mod verify;
 pub use check::{Check, Comparison, Difference, Finding, Verdict};
 pub use options::{Cancel, DEFAULT_HASH_MIB, Limits, Mode, Options};
 pub use outcome::{Answer, Outcome, Phase, Progress, Solution, Stats, UnknownReason, Variation};
+pub use problem::{EXCERPT_CHARS, Problem, ProblemError, ProblemErrorKind, ProblemId};
+pub use report::{
+    ComparisonReport, DifferenceReport, ErrorReport, FindingData, FindingReport, Report, Status,
+    Summary, VerdictName, hand_letters,
+};
 pub use search::{MAX_PLY, Tuning};
 
 use koma_core::{Move, Position};

@@ -90,6 +90,19 @@ impl Options {
         self
     }
 
+    /// With the hash divided among `workers` solves running at once (each gets its share, at
+    /// least 1 MiB), so that together they stay within the hash size set.
+    ///
+    /// ```
+    /// use koma_tsume::Options;
+    /// assert_eq!(Options::default().hash_mib(1024).divided_among(3).limits.hash_mib, 341);
+    /// assert_eq!(Options::default().hash_mib(1).divided_among(4).limits.hash_mib, 1);
+    /// ```
+    pub fn divided_among(mut self, workers: usize) -> Options {
+        self.limits.hash_mib = (self.limits.hash_mib / workers.max(1)).max(1);
+        self
+    }
+
     /// With a mode.
     pub fn mode(mut self, mode: Mode) -> Options {
         self.mode = mode;

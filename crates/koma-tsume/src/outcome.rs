@@ -24,8 +24,10 @@ pub enum Outcome {
     Unknown(UnknownReason),
 }
 
-/// Why a solve stopped without an answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Why a solve stopped without an answer (in JSON: `"time"`, `"nodes"`, `"memory"`,
+/// `"cancelled"`, `"depth"`, `"inconsistent"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum UnknownReason {
     /// The time limit was reached.
     Time,
