@@ -434,6 +434,23 @@ impl Summary {
         self.errors += 1;
     }
 
+    /// Adds the counts of `other` (another run over more problems) to these.
+    pub fn merge(&mut self, other: &Summary) {
+        self.problems += other.problems;
+        self.mate += other.mate;
+        self.nomate += other.nomate;
+        self.unknown += other.unknown;
+        self.errors += other.errors;
+        self.sound += other.sound;
+        self.flawed += other.flawed;
+        self.with_expected += other.with_expected;
+        self.agree += other.agree;
+        self.same_length += other.same_length;
+        self.expected_not_mate += other.expected_not_mate;
+        self.total_ms += other.total_ms;
+        self.times.extend_from_slice(&other.times);
+    }
+
     /// The median time of the reports counted (the upper of the middle two for an even count),
     /// in milliseconds.
     pub fn median_ms(&self) -> Option<u64> {
@@ -535,5 +552,9 @@ mod tests {
             (0, 1, 1500)
         );
         assert_eq!(s.median_ms(), Some(1500));
+        let mut t = Summary::default();
+        t.add_error();
+        t.merge(&s);
+        assert_eq!((t.problems, t.errors, t.mate, t.total_ms), (3, 1, 1, 1500));
     }
 }
