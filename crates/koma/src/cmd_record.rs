@@ -71,19 +71,19 @@ pub struct ShowArgs {
     encoding: Option<Encoding>,
 }
 
-fn parse_format(s: &str) -> Result<Format, String> {
+pub(crate) fn parse_format(s: &str) -> Result<Format, String> {
     Format::from_name(s).ok_or_else(|| {
         format!("unknown format `{s}` (expected csa, kif, ki2, usi, sfen, bod or jkf)")
     })
 }
 
-fn parse_encoding(s: &str) -> Result<Encoding, String> {
+pub(crate) fn parse_encoding(s: &str) -> Result<Encoding, String> {
     Encoding::from_name(s)
         .ok_or_else(|| format!("unknown encoding `{s}` (expected utf-8, shift-jis or euc-jp)"))
 }
 
 /// Opens a file or standard input (`-`) through the library's one detection call.
-fn open(file: &str, options: Options) -> Result<Records<Box<dyn BufRead>>, CliError> {
+pub(crate) fn open(file: &str, options: Options) -> Result<Records<Box<dyn BufRead>>, CliError> {
     let src: Box<dyn BufRead> = if file == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -98,7 +98,7 @@ fn open(file: &str, options: Options) -> Result<Records<Box<dyn BufRead>>, CliEr
     Ok(records)
 }
 
-fn print_warnings(file: &str, read: &Read) {
+pub(crate) fn print_warnings(file: &str, read: &Read) {
     for w in &read.warnings {
         eprintln!("koma: warning: {file}: {w}");
     }
