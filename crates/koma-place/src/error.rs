@@ -32,7 +32,7 @@ pub enum PlaceError {
     },
     /// A colour was fixed White (lowercase) in one-directional mode, where every piece faces Black's way.
     #[error(
-        "'{piece}' faces White's way, but one-directional placement has every piece facing Black's way (use --both-ways)"
+        "'{piece}' faces White's way, but one-directional placement has every piece facing Black's way"
     )]
     WhiteInOneWay {
         /// The piece as written (lowercase).

@@ -11,9 +11,17 @@
 //!   the short-range rest is counted by a transfer over files. Enumerating, the last pawns,
 //!   lances and stones are tested exactly file by file, and the gold-like kinds are placed as
 //!   one group. It returns an [`Outcome`].
+//! * A long count records each finished task in a [`checkpoint`] file and resumes from it.
 //!
-//! Bitboards and attack masks are this crate's own (see [`Geometry`]): sliding attacks are
-//! unblocked rays, which give the same answer as blocked ones for valid placements.
+//! Sets of squares and attack masks are this crate's own (boards of any size up to 9×9, squares
+//! numbered file by file: see [`Geometry`] and docs/ARCHITECTURE.md); pieces face the way of
+//! koma-core's [`Color`]. Sliding attacks are unblocked rays, which give the same answer as
+//! blocked ones for valid placements.
+//!
+//! Modules, one notion each: `piece` (kinds, facings, sets), `board` (geometry, attacks,
+//! placements), `problem`, `options`, `solve` (tasks in parallel), `search` (the depth-first
+//! search), `symmetry`, `relax` (the degraded-piece tests), `leaf` (the file-by-file leaf),
+//! `transfer` (the transfer over files), `combinatorics`, `checkpoint`, `error`.
 //!
 //! ```
 //! use koma_place::{solve, Geometry, Mode, Options, PieceSet, Problem};
@@ -33,16 +41,24 @@
 //! ```
 
 mod board;
+pub mod checkpoint;
+mod combinatorics;
 mod error;
 mod leaf;
+mod options;
 mod piece;
+mod problem;
 mod relax;
 mod search;
+mod solve;
+mod symmetry;
 mod transfer;
 
 pub use board::{Geometry, PlacedPiece, Placement};
 pub use error::PlaceError;
 pub use koma_core::Color;
+pub use options::{Mode, Options, Progress, TaskCount};
 pub use piece::{Facing, Kind, PieceSet};
+pub use problem::Problem;
 pub use relax::{pawns_and_stones_fit, vertical_blocks_fit};
-pub use search::{Mode, Options, Outcome, Problem, Progress, TaskCount, solve};
+pub use solve::{Outcome, solve};

@@ -1,207 +1,19 @@
-//! Depth-first placement search with degraded-piece pruning, symmetry and parallel tasks;
-//! counting hands the short-range tail to the transfer over files (`crate::transfer`),
-//! enumerating tests the pawn, lance and stone tail with the file-by-file leaf (`crate::leaf`).
+//! The depth-first placement search: pieces placed group by group (strong pieces first), each
+//! node pruned by the degraded-piece tests (`crate::relax`) and cut by the board's symmetries
+//! (`crate::symmetry`). Counting hands the short-range tail to the transfer over files
+//! (`crate::transfer`); enumerating tests the pawn, lance and stone tail with the file-by-file
+//! leaf (`crate::leaf`). [`crate::solve`] splits it into tasks and runs them in parallel.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 
 use crate::board::Mask;
+use crate::combinatorics::{multinomial, next_permutation, symmetric_shares};
 use crate::leaf::{LeafCounter, LeafScratch, Wanted};
 use crate::relax::{PawnPatterns, pawns_and_stones_fit, vertical_blocks_fit};
+use crate::symmetry::{self, BOTH, ID, MIRROR, TURN};
 use crate::transfer::{TailGroup, TransferCounter, TransferScratch, is_short_range};
-use crate::{Color, Facing, Geometry, Kind, PieceSet, PlaceError, PlacedPiece, Placement};
-
-/// A placement question: which pieces, on which board, facing one or both ways.
-#[derive(Debug, Clone)]
-pub struct Problem {
-    set: PieceSet,
-    geometry: Geometry,
-    both_ways: bool,
-}
-
-impl Problem {
-    /// Checks that the set fits on the board and that no piece is fixed White in
-    /// one-directional mode.
-    pub fn new(set: PieceSet, geometry: Geometry, both_ways: bool) -> Result<Problem, PlaceError> {
-        if set.is_empty() {
-            return Err(PlaceError::Empty);
-        }
-        let squares = geometry.len() as u32;
-        if set.len() > squares {
-            return Err(PlaceError::TooMany {
-                pieces: set.len(),
-                squares,
-            });
-        }
-        if !both_ways
-            && let Some(k) = Kind::ALL
-                .into_iter()
-                .find(|&k| set.count(k, Facing::White) > 0)
-        {
-            return Err(PlaceError::WhiteInOneWay {
-                piece: k.sfen().to_ascii_lowercase(),
-            });
-        }
-        Ok(Problem {
-            set,
-            geometry,
-            both_ways,
-        })
-    }
-
-    /// The piece set.
-    pub fn set(&self) -> &PieceSet {
-        &self.set
-    }
-
-    /// The board.
-    pub fn geometry(&self) -> &Geometry {
-        &self.geometry
-    }
-
-    /// True for two-directional placement.
-    pub fn both_ways(&self) -> bool {
-        self.both_ways
-    }
-}
-
-/// What the search does with solutions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Count all placements: the long-range pieces are searched, the short-range rest (king,
-    /// gold-likes, silver, knight, lance, pawn, stone; free facing) is counted file by file
-    /// without enumerating it.
-    Count,
-    /// Visit placements one by one and hand each to the callback, stopping after `limit`
-    /// (`--first` is a limit of 1).
-    Enumerate {
-        /// Stop after this many solutions were handed out.
-        limit: Option<u64>,
-    },
-}
-
-/// What one finished parallel task found: the unit a long count records to resume from.
-///
-/// Tasks are numbered by their place in the split of the search, which depends only on the
-/// problem, `symmetry`, `prune` and [`Options::split`], never on the thread count or the order
-/// in which tasks finish.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TaskCount {
-    /// The task's number, from 0.
-    pub task: usize,
-    /// Placements the task found (counted, or handed out when enumerating).
-    pub count: u128,
-    /// Counting only: of those, placements equal to their own mirror image.
-    pub mirror_fixed: u128,
-    /// Search nodes the task visited.
-    pub nodes: u64,
-}
-
-/// Progress of a running search, reported after each finished task.
-#[derive(Debug, Clone, Copy)]
-pub struct Progress {
-    /// Tasks finished, those resumed from included.
-    pub done: usize,
-    /// Tasks in all.
-    pub total: usize,
-    /// Placements counted so far.
-    pub found: u128,
-    /// The task that just finished.
-    pub task: TaskCount,
-}
-
-/// How to search.
-pub struct Options<'a> {
-    /// Count or enumerate.
-    pub mode: Mode,
-    /// Worker threads; 0 means one per core.
-    pub threads: usize,
-    /// Use the left-right mirror (and, two-directionally with free colours, the 180° turn with
-    /// colours swapped) to search only one placement of each symmetry class.
-    pub symmetry: bool,
-    /// Use the pawn-and-stone test to prune.
-    pub prune: bool,
-    /// When enumerating, hand out only one placement of each mirror pair.
-    pub identify_mirror: bool,
-    /// Stop (with `complete == false`) after this long.
-    pub time_limit: Option<Duration>,
-    /// Stop (with `complete == false`) soon after this flag is set, from any thread: a caller's
-    /// cancel button. Finished tasks have been reported to `progress`, so a count can resume.
-    pub cancel: Option<&'a AtomicBool>,
-    /// Called after each finished task.
-    pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
-    /// Split the search into at least this many parallel tasks; 0 means 256 per thread. A
-    /// resumed count must use the split of the run it resumes.
-    pub split: usize,
-    /// Counting only (ignored when enumerating): tasks finished by an earlier run of the same
-    /// problem, options and split. They are not searched again; their counts are added in.
-    pub resume: &'a [TaskCount],
-}
-
-impl Options<'_> {
-    /// The worker threads `solve` uses: `threads`, or one per core when it is 0.
-    pub fn thread_count(&self) -> usize {
-        if self.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            self.threads
-        }
-    }
-
-    /// The task split `solve` asks for: `split`, or 256 per thread when it is 0.
-    pub fn split_target(&self) -> usize {
-        if self.split == 0 {
-            256 * self.thread_count()
-        } else {
-            self.split
-        }
-    }
-}
-
-impl Default for Options<'_> {
-    fn default() -> Self {
-        Options {
-            mode: Mode::Count,
-            threads: 0,
-            symmetry: true,
-            prune: true,
-            identify_mirror: false,
-            time_limit: None,
-            cancel: None,
-            progress: None,
-            split: 0,
-            resume: &[],
-        }
-    }
-}
-
-/// What a search found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
-    /// Placements (mirror images counted separately). When enumerating, those found.
-    pub count: u128,
-    /// Placements with each mirror pair counted once.
-    pub count_mirror_identified: u128,
-    /// True when the search ran to the end, so the counts are the full answer.
-    pub complete: bool,
-    /// Search nodes visited (by the earlier runs too, for resumed tasks).
-    pub nodes: u64,
-    /// Parallel tasks finished (resumed ones included).
-    pub tasks_done: usize,
-    /// Parallel tasks in all.
-    pub tasks: usize,
-    /// Wall-clock time.
-    pub elapsed: Duration,
-}
-
-/// Symmetry elements as bits: identity, mirror, 180° turn with colours swapped, both.
-const ID: u8 = 1;
-const MIRROR: u8 = 2;
-const TURN: u8 = 4;
-const BOTH: u8 = 8;
+use crate::{Color, Facing, Geometry, Kind, Mode, Options, PlacedPiece, Placement, Problem};
 
 #[derive(Debug, Clone)]
 struct Group {
@@ -244,17 +56,22 @@ struct Node {
     stab: u8,
 }
 
+/// What a task (or a run of tasks) found.
 #[derive(Debug, Default)]
-struct Acc {
-    count: u128,
-    mirror_fixed: u128,
+pub(crate) struct Acc {
+    /// Placements counted (or handed out).
+    pub(crate) count: u128,
+    /// Counting: of those, placements equal to their own mirror image.
+    pub(crate) mirror_fixed: u128,
     /// Enumeration only: mirror classes whose representative was visited.
-    mirror_classes: u128,
-    nodes: u64,
+    pub(crate) mirror_classes: u128,
+    /// Search nodes visited.
+    pub(crate) nodes: u64,
 }
 
 impl Acc {
-    fn add(self, o: Acc) -> Acc {
+    /// Both tallies together.
+    pub(crate) fn add(self, o: Acc) -> Acc {
         Acc {
             count: self.count + o.count,
             mirror_fixed: self.mirror_fixed + o.mirror_fixed,
@@ -264,7 +81,9 @@ impl Acc {
     }
 }
 
-struct Search<'a> {
+/// The depth-first search of one problem: its groups of pieces in search order, the pruning
+/// tests, the symmetry it cuts by and the leaf counters; shared by the worker threads.
+pub(crate) struct Search<'a> {
     geo: &'a Geometry,
     mask: Mask,
     groups: Vec<Group>,
@@ -294,9 +113,15 @@ struct Search<'a> {
 
 type Stack = Vec<PlacedPiece>;
 
+/// One parallel task: a node where the split of the search stopped and the placement so far.
+pub(crate) struct Task {
+    node: Node,
+    stack: Stack,
+}
+
 /// A worker's buffers: the leaf's and the transfer's remembered file tables.
 #[derive(Debug, Default)]
-struct Scratch {
+pub(crate) struct Scratch {
     leaf: LeafScratch,
     transfer: TransferScratch,
 }
@@ -319,7 +144,8 @@ const SINGLE: usize = 1;
 const STONE: usize = 2;
 
 impl<'a> Search<'a> {
-    fn new(
+    /// The search of `problem` with `opts`, handing enumerated placements to `on_solution`.
+    pub(crate) fn new(
         problem: &'a Problem,
         opts: &'a Options<'a>,
         on_solution: &'a (dyn Fn(&Placement) + Sync),
@@ -414,10 +240,6 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn weight(&self, stab: u8) -> u128 {
-        (self.sym.count_ones() / (stab & self.sym).count_ones()) as u128
-    }
-
     /// Pieces still to place, relaxed: [doubles, singles, stones].
     fn remaining(&self, node: &Node) -> [u32; 3] {
         let gi = node.group as usize;
@@ -456,53 +278,6 @@ impl<'a> Search<'a> {
             }
             _ => true,
         }
-    }
-
-    fn image(&self, element: u8, p: PlacedPiece) -> PlacedPiece {
-        let mut sq = p.square as usize;
-        let mut color = p.color;
-        if element & (MIRROR | BOTH) != 0 {
-            sq = self.geo.mirror(sq);
-        }
-        if element & (TURN | BOTH) != 0 {
-            sq = self.geo.rotate(sq);
-            if !p.kind.is_direction_free() {
-                color = color.flip();
-            }
-        }
-        PlacedPiece {
-            square: sq as u8,
-            color,
-            ..p
-        }
-    }
-
-    /// At the end of a group: is it the least of its images under the stabiliser, and which
-    /// elements still fix the placement? `None` when another image comes first.
-    fn canonical(&self, group: &[PlacedPiece], stab: u8) -> Option<u8> {
-        let key = |p: &PlacedPiece| (p.square as u16) * 2 + (p.color == Color::White) as u16;
-        let mut new_stab = ID;
-        let mut own = [0u16; 81];
-        let mut img = [0u16; 81];
-        let n = group.len();
-        for (o, p) in own.iter_mut().zip(group) {
-            *o = key(p);
-        }
-        for element in [MIRROR, TURN, BOTH] {
-            if stab & element == 0 {
-                continue;
-            }
-            for (o, p) in img.iter_mut().zip(group) {
-                *o = key(&self.image(element, *p));
-            }
-            img[..n].sort_unstable();
-            match img[..n].cmp(&own[..n]) {
-                std::cmp::Ordering::Less if self.sym & element != 0 => return None,
-                std::cmp::Ordering::Equal => new_stab |= element,
-                _ => {}
-            }
-        }
-        Some(new_stab)
     }
 
     /// Calls `f` on every child of `node` that survives the symmetry and pruning tests.
@@ -570,7 +345,8 @@ impl<'a> Search<'a> {
             let gi = child.group as usize;
             if child.stab != ID {
                 let n = self.groups[gi].count as usize;
-                match self.canonical(&stack[stack.len() - n..], child.stab) {
+                match symmetry::canonical(self.geo, self.sym, &stack[stack.len() - n..], child.stab)
+                {
                     Some(stab) => child.stab = stab,
                     None => return false,
                 }
@@ -619,7 +395,7 @@ impl<'a> Search<'a> {
     }
 
     fn leaf(&self, node: &Node, (stack, scratch): Walk<'_>, acc: &mut Acc) {
-        let weight = self.weight(node.stab);
+        let weight = symmetry::weight(self.sym, node.stab);
         let mirror = node.stab & MIRROR != 0;
         if node.group as usize != self.groups.len() {
             let free = !(node.occ | node.att) & self.mask;
@@ -711,7 +487,7 @@ impl<'a> Search<'a> {
             if self.sym & (1 << v) == 0 || (0..v).any(|u| node.stab & (1 << (u ^ v)) != 0) {
                 continue;
             }
-            let image = |p: &PlacedPiece| self.image(1 << v, *p);
+            let image = |p: &PlacedPiece| symmetry::image(self.geo, 1 << v, *p);
             // One image of each mirror pair represents it: when the mirror cuts the search and
             // does not fix the prefix, the image reached without it; otherwise (the pair lies
             // among this prefix's own completions) the lexicographically larger.
@@ -719,7 +495,11 @@ impl<'a> Search<'a> {
                 v & 1 == 0
             } else {
                 let y = Placement::new(self.geo, stack.iter().map(image).collect());
-                let m = y.pieces().iter().map(|p| self.image(MIRROR, *p)).collect();
+                let m = y
+                    .pieces()
+                    .iter()
+                    .map(|p| symmetry::image(self.geo, MIRROR, *p))
+                    .collect();
                 Placement::new(self.geo, m).pieces() >= y.pieces()
             };
             if self.opts.identify_mirror && !representative {
@@ -778,8 +558,26 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Searches one task to the end (or until the search stops) with a worker's `scratch`.
+    pub(crate) fn run(&self, task: Task, scratch: &mut Scratch) -> Acc {
+        let Task { node, mut stack } = task;
+        let mut acc = Acc::default();
+        self.dfs(node, (&mut stack, scratch), &mut acc);
+        acc
+    }
+
+    /// True once the search stopped early: the enumeration limit or the time limit.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// True when the time limit stopped the search.
+    pub(crate) fn interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::Relaxed)
+    }
+
     /// Splits the tree into at least `target` independent tasks (or all terminal nodes).
-    fn tasks(&self, target: usize) -> Vec<(Node, Stack)> {
+    pub(crate) fn tasks(&self, target: usize) -> Vec<Task> {
         let root = self.root();
         let mut stack = Vec::new();
         let mut scratch = Scratch::default();
@@ -789,7 +587,10 @@ impl<'a> Search<'a> {
         let mut tasks = vec![(root, stack.clone())];
         loop {
             if tasks.len() >= target || tasks.iter().all(|(n, _)| self.is_terminal(n)) {
-                return tasks;
+                return tasks
+                    .into_iter()
+                    .map(|(node, stack)| Task { node, stack })
+                    .collect();
             }
             let mut next = Vec::new();
             for (node, st) in tasks {
@@ -886,137 +687,4 @@ fn transfer_tail(problem: &Problem, groups: &[Group]) -> Option<(usize, Transfer
         return None;
     }
     TransferCounter::new(&problem.geometry, &tail).map(|t| (from, t))
-}
-
-/// Number of ways to share `n1 + n2 + ...` squares among kinds of `n1, n2, ...` pieces.
-pub(crate) fn multinomial(counts: impl Iterator<Item = usize>) -> u128 {
-    let mut total = 0;
-    counts.fold(1, |ways, n| {
-        total += n;
-        ways * binomial(total, n)
-    })
-}
-
-fn binomial(n: usize, k: usize) -> u128 {
-    (0..k).fold(1u128, |b, i| b * (n - i) as u128 / (i as u128 + 1))
-}
-
-/// Sharings of a mirror-symmetric group (`pairs` pairs of mirror squares, `centre` squares on
-/// the centre file) among kinds of `counts` pieces that are their own mirror image: both
-/// squares of a pair get the same kind.
-pub(crate) fn symmetric_shares(counts: &[usize], pairs: usize, centre: usize) -> u128 {
-    let Some((&n, rest)) = counts.split_first() else {
-        return (pairs == 0 && centre == 0) as u128;
-    };
-    (0..=(n / 2).min(pairs))
-        .filter(|&a| n - 2 * a <= centre)
-        .map(|a| {
-            let b = n - 2 * a;
-            binomial(pairs, a) * binomial(centre, b) * symmetric_shares(rest, pairs - a, centre - b)
-        })
-        .sum()
-}
-
-/// Steps `v` to its next permutation in lexicographic order (repeated values give distinct
-/// permutations once); false after the last one.
-fn next_permutation<T: Ord>(v: &mut [T]) -> bool {
-    let Some(i) = (1..v.len()).rev().find(|&i| v[i - 1] < v[i]) else {
-        return false;
-    };
-    let j = (i..v.len()).rev().find(|&j| v[i - 1] < v[j]).unwrap_or(i);
-    v.swap(i - 1, j);
-    v[i..].reverse();
-    true
-}
-
-/// Solves `problem`: counts or enumerates its placements, handing each enumerated placement to
-/// `on_solution` as soon as it is found (from several threads, hence `Sync`).
-///
-/// Counts are exact when `complete` is true; the search stops early on a limit or time limit.
-pub fn solve(
-    problem: &Problem,
-    opts: &Options<'_>,
-    on_solution: &(dyn Fn(&Placement) + Sync),
-) -> Outcome {
-    let start = Instant::now();
-    let search = Search::new(problem, opts, on_solution);
-    let threads = opts.thread_count();
-    let split = opts.split_target();
-    let tasks = search.tasks(split);
-    let total = tasks.len();
-    // Resumed tasks (each once): skipped, their counts added in.
-    let mut skip = vec![false; total];
-    let mut before = Acc::default();
-    let resume = if opts.mode == Mode::Count {
-        opts.resume
-    } else {
-        &[]
-    };
-    for t in resume.iter().filter(|t| t.task < total) {
-        if !std::mem::replace(&mut skip[t.task], true) {
-            before = before.add(Acc {
-                count: t.count,
-                mirror_fixed: t.mirror_fixed,
-                mirror_classes: 0,
-                nodes: t.nodes,
-            });
-        }
-    }
-    let done = AtomicUsize::new(skip.iter().filter(|&&s| s).count());
-    let found = Mutex::new(before.count);
-    let run = |scratch: &mut Scratch, (task, (node, mut stack)): (usize, (Node, Stack))| {
-        let mut acc = Acc::default();
-        search.dfs(node, (&mut stack, scratch), &mut acc);
-        if search.stop.load(Ordering::Relaxed) {
-            return acc;
-        }
-        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if let Some(progress) = opts.progress {
-            let mut f = found.lock().unwrap_or_else(|e| e.into_inner());
-            *f += acc.count;
-            progress(Progress {
-                done: d,
-                total,
-                found: *f,
-                task: TaskCount {
-                    task,
-                    count: acc.count,
-                    mirror_fixed: acc.mirror_fixed,
-                    nodes: acc.nodes,
-                },
-            });
-        }
-        acc
-    };
-    let todo: Vec<_> = tasks
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| !skip[*i])
-        .collect();
-    let acc = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| {
-            todo.into_par_iter()
-                .map_init(Scratch::default, run)
-                .reduce(Acc::default, Acc::add)
-        }),
-        Err(_) => {
-            let mut scratch = Scratch::default();
-            let run = |task| run(&mut scratch, task);
-            todo.into_iter().map(run).fold(Acc::default(), Acc::add)
-        }
-    }
-    .add(before);
-    let complete = !search.stop.load(Ordering::Relaxed);
-    Outcome {
-        count: acc.count,
-        count_mirror_identified: match opts.mode {
-            Mode::Count => (acc.count + acc.mirror_fixed) / 2,
-            Mode::Enumerate { .. } => acc.mirror_classes,
-        },
-        complete: complete && !search.interrupted.load(Ordering::Relaxed),
-        nodes: acc.nodes,
-        tasks_done: done.load(Ordering::Relaxed),
-        tasks: total,
-        elapsed: start.elapsed(),
-    }
 }

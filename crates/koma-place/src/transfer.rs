@@ -33,7 +33,7 @@ use rustc_hash::FxHashMap;
 
 use crate::board::Mask;
 use crate::board::file_patterns;
-use crate::search::{multinomial, symmetric_shares};
+use crate::combinatorics::{multinomial, symmetric_shares};
 use crate::{Color, Geometry, Kind};
 
 /// A piece the transfer places: one kind (or the gold-like group) facing one way.

@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Mutex;
 
-use koma_place::{Geometry, Mode, Options, Placement, Problem, TaskCount, solve};
+use koma_place::{Geometry, Mode, Options, Placement, Problem, TaskCount, checkpoint, solve};
 
 fn problem(pieces: &str, both: bool) -> Problem {
     Problem::new(pieces.parse().unwrap(), Geometry::standard(), both).unwrap()
@@ -125,17 +125,6 @@ fn two_directional_counts() {
     }
 }
 
-/// One line of a `koma place --checkpoint` file (a finished task); the header line has none of
-/// these fields.
-#[derive(serde::Deserialize)]
-struct Recorded {
-    task: usize,
-    of: usize,
-    count: u128,
-    mirror_fixed: u128,
-    nodes: u64,
-}
-
 /// Every two-directional placement of the 40: 1,881,364,205,598,115,808, counted by
 /// `koma place P18L4N4S4G4K2R2B2 --both-ways --checkpoint FILE` in 91 minutes on two threads.
 /// That file is kept in tests/data; this test checks that its tasks add up to the count and
@@ -147,23 +136,21 @@ struct Recorded {
 fn the_40_two_directional_recorded_and_sampled() {
     const COUNT: u128 = 1_881_364_205_598_115_808;
     let text = include_str!("data/the40_both_ways.jsonl");
-    let mut lines = text.lines();
-    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
-    assert_eq!(header["pieces"], "P18L4N4S4G4K2B2R2");
-    assert_eq!(header["both_ways"], true);
-    let split = header["split"].as_u64().unwrap() as usize;
-    let mut tasks: Vec<TaskCount> = lines
-        .map(|l| serde_json::from_str::<Recorded>(l).unwrap())
+    let the40 = problem("P18L4N4S4G4K2R2B2", true);
+    let expected = checkpoint::CheckpointHeader::new(&the40, 0);
+    let (header, recorded) = checkpoint::read(text.as_bytes(), &expected).unwrap();
+    let header = header.unwrap();
+    assert_eq!(header.pieces, "P18L4N4S4G4K2B2R2");
+    assert!(header.both_ways);
+    let split = header.split;
+    let mut tasks: Vec<TaskCount> = recorded
+        .iter()
         .map(|r| {
             assert_eq!(r.of, 600);
-            TaskCount {
-                task: r.task,
-                count: r.count,
-                mirror_fixed: r.mirror_fixed,
-                nodes: r.nodes,
-            }
+            r.task_count()
         })
         .collect();
+    assert_eq!(tasks.len(), text.lines().count() - 1);
     tasks.sort_by_key(|t| t.task);
     assert!(tasks.iter().enumerate().all(|(i, t)| t.task == i));
     assert_eq!(tasks.iter().map(|t| t.count).sum::<u128>(), COUNT);
@@ -181,7 +168,7 @@ fn the_40_two_directional_recorded_and_sampled() {
         progress: Some(&progress),
         ..Options::default()
     };
-    let out = solve(&problem("P18L4N4S4G4K2R2B2", true), &opts, &|_| {});
+    let out = solve(&the40, &opts, &|_| {});
     assert!(out.complete);
     assert_eq!(out.tasks, 600);
     let mut searched = searched.into_inner().unwrap();

@@ -1,7 +1,5 @@
 //! `koma place`: non-attacking piece placement (利かずの駒並べ).
 
-mod checkpoint;
-
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -9,10 +7,11 @@ use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use koma_place::{Geometry, Mode, Options, Outcome, PieceSet, Placement, Problem, Progress, solve};
+use koma_place::checkpoint::{BadLine, Checkpoint, CheckpointError, CheckpointHeader, LineError};
+use koma_place::{
+    Geometry, Mode, Options, Outcome, PieceSet, PlaceError, Placement, Problem, Progress, solve,
+};
 use serde::Serialize;
-
-use checkpoint::Checkpoint;
 
 use crate::CliError;
 
@@ -90,7 +89,7 @@ fn mode(args: &PlaceArgs) -> Mode {
 /// Runs `koma place`.
 pub fn run(args: PlaceArgs) -> Result<(), CliError> {
     let set: PieceSet = args.pieces.parse()?;
-    let problem = Problem::new(set, Geometry::standard(), args.both_ways)?;
+    let problem = Problem::new(set, Geometry::standard(), args.both_ways).map_err(with_hint)?;
     if let Some(t) = args.time_limit
         && !(t > 0.0 && t.is_finite())
     {
@@ -106,7 +105,7 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
                 ..Options::default()
             }
             .split_target();
-            Some(Checkpoint::open(path, &problem, split)?)
+            Some(Checkpoint::open(path, &problem, split).map_err(checkpoint_error)?)
         }
         None => None,
     };
@@ -129,8 +128,8 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
         identify_mirror: args.mirror,
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         progress: Some(&progress),
-        split: checkpoint.as_ref().map_or(0, |c| c.split),
-        resume: checkpoint.as_ref().map_or(&[], |c| &c.resumed),
+        split: checkpoint.as_ref().map_or(0, Checkpoint::split),
+        resume: checkpoint.as_ref().map_or(&[], Checkpoint::resumed),
         ..Options::default()
     };
     let solutions = Mutex::new(Vec::new());
@@ -151,9 +150,9 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
     };
     let outcome = solve(&problem, &opts, &on_solution);
     bar.finish_and_clear();
-    let tasks_resumed = checkpoint.as_ref().map_or(0, |c| c.resumed.len());
+    let tasks_resumed = checkpoint.as_ref().map_or(0, |c| c.resumed().len());
     if let Some(c) = checkpoint {
-        c.finish(outcome.tasks)?;
+        c.finish(outcome.tasks).map_err(checkpoint_error)?;
     }
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner())
         && e.kind() != std::io::ErrorKind::BrokenPipe
@@ -190,6 +189,46 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
         print!("{summary}");
     }
     Ok(())
+}
+
+/// The library's error, with the flag that helps where there is one.
+fn with_hint(e: PlaceError) -> CliError {
+    match e {
+        PlaceError::WhiteInOneWay { .. } => format!("{e} (use --both-ways)").into(),
+        e => e.into(),
+    }
+}
+
+/// A checkpoint error for the person who typed the command: a header of another problem is
+/// described by the arguments that would count it.
+fn checkpoint_error(e: CheckpointError) -> CliError {
+    let CheckpointError::Line {
+        path,
+        bad:
+            BadLine {
+                line,
+                error: LineError::OtherProblem { found, expected },
+            },
+    } = &e
+    else {
+        return e.into();
+    };
+    let describe = |h: &CheckpointHeader| {
+        format!(
+            "{}{} (koma {}, format {})",
+            h.pieces,
+            if h.both_ways { " --both-ways" } else { "" },
+            h.version,
+            h.format
+        )
+    };
+    format!(
+        "{}:{line}: the checkpoint is for {}, not {}",
+        path.display(),
+        describe(found),
+        describe(expected)
+    )
+    .into()
 }
 
 fn summary(o: &Outcome) -> String {
