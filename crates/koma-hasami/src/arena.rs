@@ -6,7 +6,7 @@
 //! agent gets easier starts. The random agent draws from a seed derived from (seed, game, side).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -136,8 +136,22 @@ pub fn play_game(
     }
 }
 
-/// Plays the match on rayon's pool (both cores), with a progress bar on stderr if `progress`.
-pub fn run(config: &ArenaConfig, model: &Arc<NTuple>, progress: bool) -> ArenaReport {
+/// How far a match is, reported after each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArenaProgress {
+    /// Games finished.
+    pub done: usize,
+    /// Games in the match.
+    pub total: usize,
+}
+
+/// Plays the match on rayon's pool (both cores), calling `on_game` after each game (from the
+/// worker threads, in the order games finish).
+pub fn run(
+    config: &ArenaConfig,
+    model: &Arc<NTuple>,
+    on_game: &(dyn Fn(ArenaProgress) + Sync),
+) -> ArenaReport {
     let assignments: Vec<(AgentSpec, AgentSpec, bool)> = if config.swap {
         vec![
             (config.black, config.white, false),
@@ -147,11 +161,8 @@ pub fn run(config: &ArenaConfig, model: &Arc<NTuple>, progress: bool) -> ArenaRe
         vec![(config.black, config.white, false)]
     };
     let plies_total = AtomicU64::new(0);
-    let bar = if progress {
-        indicatif::ProgressBar::new((config.games * assignments.len()) as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let done = AtomicUsize::new(0);
+    let total = config.games * assignments.len();
     let jobs: Vec<(usize, usize)> = (0..config.games)
         .flat_map(|i| (0..assignments.len()).map(move |a| (a, i)))
         .collect();
@@ -170,11 +181,11 @@ pub fn run(config: &ArenaConfig, model: &Arc<NTuple>, progress: bool) -> ArenaRe
             let mut white = w.build(game_seed ^ 1, model);
             let (outcome, game) = play_game(start, black.as_mut(), white.as_mut());
             plies_total.fetch_add(game.moves().len() as u64, Ordering::Relaxed);
-            bar.inc(1);
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            on_game(ArenaProgress { done, total });
             (a, outcome)
         })
         .collect();
-    bar.finish_and_clear();
     let mut rows: Vec<Row> = assignments
         .iter()
         .map(|(b, w, _)| Row {
@@ -283,7 +294,17 @@ mod tests {
             seed: 1,
             ply_limit: 300,
         };
-        let report = run(&config, &Arc::new(NTuple::zero()), false);
+        let games = std::sync::Mutex::new(Vec::new());
+        let on_game = |p: ArenaProgress| games.lock().unwrap().push(p);
+        let report = run(&config, &Arc::new(NTuple::zero()), &on_game);
+        let mut games = games.into_inner().unwrap();
+        games.sort_by_key(|p| p.done);
+        assert_eq!(
+            games,
+            (1..=8)
+                .map(|done| ArenaProgress { done, total: 8 })
+                .collect::<Vec<_>>()
+        );
         assert_eq!(report.rows.len(), 2);
         assert_eq!(report.wins + report.losses + report.draws, 8);
         let row_total: u32 = report

@@ -36,7 +36,7 @@ use crate::position::Position;
 use crate::search::Limit;
 
 /// Why a protocol line was rejected.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
     /// The first word is not a command.
     #[error("unknown command {0:?}")]
@@ -46,13 +46,40 @@ pub enum EngineError {
     Position(#[from] ParseError),
     /// `go` with bad arguments.
     #[error("go: {0}")]
-    Go(String),
+    Go(#[from] GoError),
     /// `setoption` that is not `name Agent value <agent>`.
-    #[error("setoption: {0}")]
-    SetOption(String),
+    #[error("setoption: expected `setoption name Agent value <agent>`")]
+    SetOption,
     /// An unknown agent.
     #[error(transparent)]
     Agent(#[from] AgentError),
+}
+
+/// What is wrong with the arguments of `go`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GoError {
+    /// `depth` or `movetime` without a value.
+    #[error("{0} needs a value")]
+    MissingValue(String),
+    /// A value that is not a whole number.
+    #[error("{key} {value}: not a number")]
+    NotANumber {
+        /// `depth` or `movetime`.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// `depth` outside 1..=64 or `movetime` 0.
+    #[error("{key} {value} out of range")]
+    OutOfRange {
+        /// `depth` or `movetime`.
+        key: String,
+        /// The value given.
+        value: u64,
+    },
+    /// An argument `go` does not take.
+    #[error("unknown argument {0:?}")]
+    UnknownArgument(String),
 }
 
 /// Engine state: the current game and agent.
@@ -80,15 +107,30 @@ impl Engine {
         self.spec
     }
 
-    /// Handles one line; returns the reply lines, or `None` for `quit`.
+    /// Handles one line; returns the reply lines, or `None` for `quit`. A rejected line is
+    /// answered `info string error: ...`.
     pub fn handle(&mut self, line: &str) -> Option<Vec<String>> {
-        match self.command(line) {
+        match self.execute(line) {
             Ok(reply) => reply,
             Err(e) => Some(vec![format!("info string error: {e}")]),
         }
     }
 
-    fn command(&mut self, line: &str) -> Result<Option<Vec<String>>, EngineError> {
+    /// Carries out one line: the reply lines, `None` for `quit`, or why the line was rejected
+    /// (the engine's state is then unchanged).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use koma_hasami::engine::{Engine, EngineError, GoError};
+    /// use koma_hasami::ntuple::NTuple;
+    /// let mut engine = Engine::new("random".parse().unwrap(), Arc::new(NTuple::zero()));
+    /// assert_eq!(
+    ///     engine.execute("go depth 0"),
+    ///     Err(EngineError::Go(GoError::OutOfRange { key: "depth".into(), value: 0 }))
+    /// );
+    /// assert_eq!(engine.execute("quit"), Ok(None));
+    /// ```
+    pub fn execute(&mut self, line: &str) -> Result<Option<Vec<String>>, EngineError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&cmd, rest)) = words.split_first() else {
             return Ok(Some(Vec::new()));
@@ -112,11 +154,7 @@ impl Engine {
             "setoption" => {
                 let value = match rest {
                     ["name", name, "value", value] if name.eq_ignore_ascii_case("agent") => value,
-                    _ => {
-                        return Err(EngineError::SetOption(
-                            "expected `setoption name Agent value <agent>`".into(),
-                        ));
-                    }
+                    _ => return Err(EngineError::SetOption),
                 };
                 let spec: AgentSpec = value.parse()?;
                 self.agent = spec.build(0, &self.model);
@@ -133,19 +171,19 @@ impl Engine {
         let mut limit = Limit::default();
         let mut it = args.iter();
         while let Some(&key) = it.next() {
-            let value = it
-                .next()
-                .ok_or_else(|| EngineError::Go(format!("{key} needs a value")))?;
-            let n: u64 = value
-                .parse()
-                .map_err(|_| EngineError::Go(format!("{key} {value}: not a number")))?;
+            let value = it.next().ok_or_else(|| GoError::MissingValue(key.into()))?;
+            let n: u64 = value.parse().map_err(|_| GoError::NotANumber {
+                key: key.into(),
+                value: value.to_string(),
+            })?;
             match key {
                 "depth" if (1..=64).contains(&n) => limit.depth = Some(n as u32),
                 "movetime" if n > 0 => limit.movetime = Some(Duration::from_millis(n)),
                 "depth" | "movetime" => {
-                    return Err(EngineError::Go(format!("{key} {n} out of range")));
+                    let key = key.into();
+                    return Err(GoError::OutOfRange { key, value: n }.into());
                 }
-                other => return Err(EngineError::Go(format!("unknown argument {other:?}"))),
+                other => return Err(GoError::UnknownArgument(other.into()).into()),
             }
         }
         let limit = (limit != Limit::default()).then_some(limit);

@@ -1,5 +1,5 @@
-//! A game: a position plus its history, which adds the draws of HASAMI.md (threefold repetition and
-//! the ply limit) to the win conditions of [`Position::status`].
+//! A game: a position plus its history, which adds the draws of the rules (docs/hasami-rules.md:
+//! threefold repetition and the ply limit) to the win conditions of [`Position::status`].
 
 use crate::notation::ParseError;
 use crate::position::{Move, Position, Status, Undo};

@@ -1,10 +1,13 @@
 //! Hasami shogi (挟み将棋): the custodian-capture game on the shogi board, with agents from random
-//! play to a self-play trained player. The rules are shared/docs/HASAMI.md, implemented exactly.
+//! play to a self-play trained player. The rules are those of docs/hasami-rules.md in the
+//! repository, implemented exactly.
 //!
 //! Main types: [`Position`] (bitboards, move generation, captures, do/undo, Zobrist key),
 //! [`Game`] (history, repetition and ply-limit draws), [`Move`], the [`agents`] (`random`,
-//! `study:D`, `search`, `learned`), the n-tuple value model in [`ntuple`], self-play [`train`]ing,
-//! the [`arena`] for strength measurement and the line protocol in [`engine`].
+//! `study:D`, `search`, `learned`), the n-tuple value model in [`ntuple`], self-play [`train`]ing
+//! with its [`curve`], the [`arena`] for strength measurement and the line protocol in [`engine`].
+//! Long runs report progress through callbacks; the `plot` feature draws the training curve as
+//! an SVG. Squares are numbered in SFEN reading order, not as in koma-core ([`square`]).
 //!
 //! ```
 //! use koma_hasami::{Game, Move, Outcome, Position};
@@ -25,11 +28,13 @@
 
 pub mod agents;
 pub mod arena;
+pub mod curve;
 pub mod engine;
 pub mod game;
 pub mod notation;
 pub mod ntuple;
 pub mod play;
+#[cfg(feature = "plot")]
 pub mod plot;
 pub mod position;
 pub mod search;

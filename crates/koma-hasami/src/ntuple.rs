@@ -20,7 +20,7 @@
 //! material table `own · 10 + opponent's`.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::position::Position;
 use crate::square::squares;
@@ -45,20 +45,39 @@ const VERSION: u32 = 1;
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
     /// The file could not be read or written.
-    #[error("model file {path}: {source}")]
+    #[error("model file {}: {source}", path.display())]
     Io {
         /// The path.
-        path: String,
+        path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
     },
     /// The bytes are not a koma-hasami n-tuple model.
-    #[error("model {path}: {reason}")]
+    #[error("model {name}: {problem}")]
     Format {
-        /// The path (or `<bytes>`).
-        path: String,
+        /// The path, or the name given to [`NTuple::from_bytes`].
+        name: String,
         /// What is wrong.
-        reason: String,
+        problem: FormatError,
+    },
+}
+
+/// What is wrong with the bytes of a model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// The magic bytes `KHNT` are missing (or the input is shorter than a header).
+    #[error("not a koma-hasami n-tuple model (magic KHNT missing)")]
+    NotAModel,
+    /// A format version this build cannot read.
+    #[error("format version {0} is not supported (expected {VERSION})")]
+    Version(u32),
+    /// The header's weight count or the file size is not that of the format.
+    #[error("expected {WEIGHT_COUNT} weights, header says {header}, file has {bytes} bytes")]
+    WeightCount {
+        /// The count in the header.
+        header: usize,
+        /// The size of the input.
+        bytes: usize,
     },
 }
 
@@ -182,7 +201,7 @@ impl NTuple {
     /// Saves to `path` (written to a temporary file and renamed, so a crash never leaves half a model).
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
         let io = |source| ModelError::Io {
-            path: path.display().to_string(),
+            path: path.to_owned(),
             source,
         };
         let tmp = path.with_extension("ntw.tmp");
@@ -197,7 +216,7 @@ impl NTuple {
         std::fs::File::open(path)
             .and_then(|mut f| f.read_to_end(&mut bytes))
             .map_err(|source| ModelError::Io {
-                path: path.display().to_string(),
+                path: path.to_owned(),
                 source,
             })?;
         NTuple::from_bytes(&bytes, &path.display().to_string())
@@ -205,29 +224,24 @@ impl NTuple {
 
     /// Reads the `.ntw` format from memory; `name` is used in errors.
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<NTuple, ModelError> {
-        let bad = |reason: String| ModelError::Format {
-            path: name.to_string(),
-            reason,
+        let bad = |problem| ModelError::Format {
+            name: name.to_string(),
+            problem,
         };
         if bytes.len() < 12 || &bytes[..4] != MAGIC {
-            return Err(bad(
-                "not a koma-hasami n-tuple model (magic KHNT missing)".into()
-            ));
+            return Err(bad(FormatError::NotAModel));
         }
         let word =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         if word(4) != VERSION {
-            return Err(bad(format!(
-                "format version {} is not supported (expected {VERSION})",
-                word(4)
-            )));
+            return Err(bad(FormatError::Version(word(4))));
         }
         let n = word(8) as usize;
         if n != WEIGHT_COUNT || bytes.len() != 12 + 4 * n {
-            return Err(bad(format!(
-                "expected {WEIGHT_COUNT} weights, header says {n}, file has {} bytes",
-                bytes.len()
-            )));
+            return Err(bad(FormatError::WeightCount {
+                header: n,
+                bytes: bytes.len(),
+            }));
         }
         let weights = bytes[12..]
             .chunks_exact(4)
@@ -284,6 +298,19 @@ mod tests {
         let mut wrong_version = bytes.clone();
         wrong_version[4] = 9;
         assert!(NTuple::from_bytes(&wrong_version, "t").is_err());
+        let problem = |b: &[u8]| match NTuple::from_bytes(b, "t") {
+            Err(ModelError::Format { problem, .. }) => Some(problem),
+            _ => None,
+        };
+        assert_eq!(problem(b"nope"), Some(FormatError::NotAModel));
+        assert_eq!(problem(&wrong_version), Some(FormatError::Version(9)));
+        assert_eq!(
+            problem(&bytes[..100]),
+            Some(FormatError::WeightCount {
+                header: WEIGHT_COUNT,
+                bytes: 100
+            })
+        );
         assert!(NTuple::load(Path::new("/nonexistent/model.ntw")).is_err());
     }
 

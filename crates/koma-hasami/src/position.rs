@@ -1,5 +1,5 @@
 //! The position, move generation, captures (sandwich 挟む and enclosure 囲む), do/undo and the
-//! end-of-game status. The rules are those of shared/docs/HASAMI.md.
+//! end-of-game status. The rules are those of docs/hasami-rules.md.
 
 use crate::square::{Dir, FULL, Square, flood, neighbours, squares};
 use crate::zobrist;
@@ -291,7 +291,7 @@ impl Position {
         self.key ^= zobrist::piece(us, undo.mv.from) ^ zobrist::piece(us, undo.mv.to);
     }
 
-    /// Whether the game is over by the board alone (HASAMI.md, "End of the game"):
+    /// Whether the game is over by the board alone (docs/hasami-rules.md, "End of the game"):
     /// - the side to move is down to 4 pieces: the opponent (who just moved) has won;
     /// - the side to move leads by 3 or more: its lead survived the reply, it has won;
     /// - the side to move has no legal move: it has lost.

@@ -95,6 +95,14 @@ const LOWER: u8 = 2;
 const UPPER: u8 = 3;
 const NO_MOVE: u16 = u16::MAX;
 
+/// What the transposition table says about a node.
+enum Probe {
+    /// A stored score that settles the node.
+    Cutoff(i32),
+    /// No usable score; the stored best move (or [`NO_MOVE`]) is tried first.
+    Move(u16),
+}
+
 fn pack(m: Move) -> u16 {
     (m.from.index() * 128 + m.to.index()) as u16
 }
@@ -286,24 +294,10 @@ impl<E: Evaluator> Searcher<E> {
             return 0;
         }
         let key = pos.key();
-        let slot = self.slot(key);
-        let entry = self.tt[slot];
-        let mut tt_move = NO_MOVE;
-        if entry.key == key {
-            tt_move = entry.mv;
-            if ply > 0 && entry.depth as i32 >= depth {
-                let s = entry.score;
-                let usable = match entry.bound {
-                    EXACT => true,
-                    LOWER => s >= beta,
-                    UPPER => s <= alpha,
-                    _ => false,
-                };
-                if usable {
-                    return s;
-                }
-            }
-        }
+        let tt_move = match self.probe(key, depth, alpha, beta, ply) {
+            Probe::Cutoff(score) => return score,
+            Probe::Move(m) => m,
+        };
         let (moves, n) = self.ordered_moves(pos, tt_move, ply as usize);
         let alpha0 = alpha;
         let mut best = -INF;
@@ -313,20 +307,7 @@ impl<E: Evaluator> Searcher<E> {
         for (i, &(order, m)) in moves[..n].iter().enumerate() {
             let undo = pos.do_move(m);
             let quiet = undo.captured == 0 && order < (1 << 27) - 1;
-            let score = if i == 0 {
-                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                // Late quiet moves are searched one ply shallower first (LMR), all with a null window.
-                let reduction = if quiet && depth >= 3 && i >= 4 { 1 } else { 0 };
-                let mut s = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
-                if s > alpha && reduction > 0 {
-                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if s > alpha && s < beta {
-                    s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
-                }
-                s
-            };
+            let score = self.search_child(pos, i, quiet, depth, (alpha, beta), ply);
             pos.undo_move(undo);
             if self.stopped {
                 self.path.pop();
@@ -341,17 +322,76 @@ impl<E: Evaluator> Searcher<E> {
             }
             if alpha >= beta {
                 if quiet {
-                    let k = &mut self.killers[ply as usize];
-                    if k[0] != pack(m) {
-                        k[1] = k[0];
-                        k[0] = pack(m);
-                    }
-                    self.history[pack(m) as usize] += depth * depth;
+                    self.reward_quiet_cutoff(m, depth, ply);
                 }
                 break;
             }
         }
         self.path.pop();
+        self.store(key, depth, best, best_move, alpha0, beta);
+        best
+    }
+
+    /// The transposition table's word on `key` at `depth`: a score that settles the node (never
+    /// at the root), or the stored best move to try first.
+    fn probe(&self, key: u64, depth: i32, alpha: i32, beta: i32, ply: i32) -> Probe {
+        let entry = self.tt[self.slot(key)];
+        if entry.key != key {
+            return Probe::Move(NO_MOVE);
+        }
+        if ply > 0 && entry.depth as i32 >= depth {
+            let s = entry.score;
+            let usable = match entry.bound {
+                EXACT => true,
+                LOWER => s >= beta,
+                UPPER => s <= alpha,
+                _ => false,
+            };
+            if usable {
+                return Probe::Cutoff(s);
+            }
+        }
+        Probe::Move(entry.mv)
+    }
+
+    /// The score of the `i`-th move (already played on `pos`) for the side that played it: the
+    /// first move with the full window, the others with a null window first (principal variation
+    /// search), late quiet ones one ply shallower first (late move reductions).
+    fn search_child(
+        &mut self,
+        pos: &mut Position,
+        i: usize,
+        quiet: bool,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: i32,
+    ) -> i32 {
+        if i == 0 {
+            return -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+        }
+        let reduction = if quiet && depth >= 3 && i >= 4 { 1 } else { 0 };
+        let mut s = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+        if s > alpha && reduction > 0 {
+            s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+        }
+        if s > alpha && s < beta {
+            s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+        }
+        s
+    }
+
+    /// A quiet move that caused a cutoff: remembered as a killer at this ply and in the history.
+    fn reward_quiet_cutoff(&mut self, m: Move, depth: i32, ply: i32) {
+        let k = &mut self.killers[ply as usize];
+        if k[0] != pack(m) {
+            k[1] = k[0];
+            k[0] = pack(m);
+        }
+        self.history[pack(m) as usize] += depth * depth;
+    }
+
+    /// Stores a node's result, bounded by the window it was searched with (`alpha0`, `beta`).
+    fn store(&mut self, key: u64, depth: i32, best: i32, best_move: u16, alpha0: i32, beta: i32) {
         let bound = if best >= beta {
             LOWER
         } else if best > alpha0 {
@@ -359,6 +399,7 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             UPPER
         };
+        let slot = self.slot(key);
         self.tt[slot] = TtEntry {
             key,
             score: best,
@@ -366,7 +407,6 @@ impl<E: Evaluator> Searcher<E> {
             depth: depth as i8,
             bound,
         };
-        best
     }
 
     fn qsearch(

@@ -1,4 +1,4 @@
-//! The study's baseline agent (HASAMI.md): plain alpha-beta to a fixed depth, no move ordering, no
+//! The study's baseline agent (docs/hasami-rules.md): plain alpha-beta to a fixed depth, no move ordering, no
 //! transposition table, moves in the fixed generation order, evaluation from Black's view.
 //!
 //! The evaluation is kept in integers scaled by 5 (`0.2 · mobility` becomes `mobility`), which

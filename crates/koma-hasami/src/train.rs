@@ -8,21 +8,25 @@
 //! a function of its seed and its number of games; checkpoints store the generator state, so a
 //! resumed run continues exactly as an uninterrupted one would.
 //!
-//! Files written next to `out` (the model, `.ntw`): `out.state.json` (checkpoint), `out.csv` and
-//! `out.svg` (the training curve: win rates of the greedy model against `random` and `study:2`,
-//! and the mean squared TD error).
+//! Files written next to `out` (the model, `.ntw`): `out.state.json` (checkpoint) and `out.csv`
+//! (the training curve: win rates of the greedy model against `random` and `study:2`, and the
+//! mean squared TD error). Progress goes to a callback ([`TrainProgress`]); front ends draw bars
+//! and plots from it (`koma hasami train` adds `out.svg`, see [`crate::plot`]).
 
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use koma_core::rng::Rng;
+
 use crate::agents::{AgentSpec, LearnedMode, greedy_value};
 use crate::arena::{self, ArenaConfig};
+use crate::curve::{self, CurvePoint};
 use crate::game::{Game, Outcome};
 use crate::ntuple::{ModelError, NTuple};
-use crate::position::Position;
+use crate::position::{Move, MoveList, Position};
 use crate::search::{Limit, Searcher, WIN};
-use koma_core::rng::Rng;
 
 /// Training settings.
 #[derive(Clone, Debug)]
@@ -80,21 +84,27 @@ pub enum TrainError {
     /// Reading or writing the model.
     #[error(transparent)]
     Model(#[from] ModelError),
-    /// Reading or writing the checkpoint, curve or plot.
-    #[error("{path}: {reason}")]
-    File {
+    /// Reading or writing the checkpoint or the curve.
+    #[error("{}: {source}", path.display())]
+    Io {
         /// The file.
-        path: String,
-        /// What went wrong.
-        reason: String,
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
     },
-    /// The checkpoint belongs to a run with other settings.
-    #[error(
-        "checkpoint {path} was made with seed {found}, not {expected}; use --fresh to start over"
-    )]
+    /// The checkpoint file is not a training checkpoint.
+    #[error("{}: {source}", path.display())]
+    Checkpoint {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// Where and why its JSON does not fit.
+        source: serde_json::Error,
+    },
+    /// The checkpoint belongs to a run with another seed (start over to train with this one).
+    #[error("checkpoint {} was made with seed {found}, not {expected}", path.display())]
     SeedMismatch {
         /// The checkpoint file.
-        path: String,
+        path: PathBuf,
         /// Its seed.
         found: u64,
         /// The seed asked for.
@@ -102,19 +112,27 @@ pub enum TrainError {
     },
 }
 
-/// One point of the training curve.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct CurvePoint {
-    /// Self-play games so far.
-    pub games: u64,
-    /// Training seconds so far (evaluation excluded).
-    pub seconds: f64,
-    /// Mean squared TD error since the previous point (none before training).
-    pub loss: Option<f64>,
-    /// Win rate of the greedy model against `random`.
-    pub vs_random: f64,
-    /// Win rate of the greedy model against `study:2`.
-    pub vs_study2: f64,
+/// What training reports as it goes, to a callback that may stop it.
+#[derive(Clone, Copy, Debug)]
+pub enum TrainProgress<'a> {
+    /// The session starts at game `games` of `total` (above 0 when resuming).
+    Started {
+        /// Games played by earlier sessions.
+        games: u64,
+        /// Games to reach.
+        total: u64,
+    },
+    /// A self-play game ended.
+    Played {
+        /// Games played so far, earlier sessions included.
+        games: u64,
+    },
+    /// An evaluation point: the model, checkpoint and CSV are saved, and `curve` (the whole curve
+    /// so far) ends with the new point.
+    Evaluated {
+        /// The curve, oldest point first.
+        curve: &'a [CurvePoint],
+    },
 }
 
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -139,17 +157,11 @@ pub struct TrainReport {
     pub resumed_from: u64,
 }
 
-fn side_file(out: &Path, ext: &str) -> PathBuf {
+/// `out` with `ext` appended (`m.ntw` → `m.ntw.csv`): the files training writes beside the model.
+pub fn side_file(out: &Path, ext: &str) -> PathBuf {
     let mut s = out.as_os_str().to_owned();
     s.push(ext);
     PathBuf::from(s)
-}
-
-fn file_err(path: &Path, e: impl std::fmt::Display) -> TrainError {
-    TrainError::File {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    }
 }
 
 /// Plays one self-play game, updating `model`; returns (sum of squared TD errors, positions).
@@ -161,27 +173,9 @@ pub fn self_play_game(model: &mut NTuple, rng: &mut Rng, config: &TrainConfig) -
     while game.outcome() == Outcome::Ongoing {
         let moves = game.position().legal_moves();
         let (target, searched) = if config.search_depth == 0 {
-            values.clear();
-            for &m in moves.as_slice() {
-                values.push(greedy_value(model, &mut game, m));
-            }
-            (
-                values.iter().copied().fold(f32::NEG_INFINITY, f32::max),
-                None,
-            )
+            (one_ply_target(model, &mut game, &moves, &mut values), None)
         } else {
-            let mut searcher = Searcher::new(&*model, 4);
-            let limit = Limit {
-                depth: Some(config.search_depth),
-                movetime: None,
-            };
-            let r = searcher.search(game.position(), game.keys(), limit);
-            let value = if r.score.abs() >= WIN - 256 {
-                r.score.signum() as f32
-            } else {
-                (r.score as f32 / 1000.0).tanh()
-            };
-            (value, r.best)
+            searched_target(model, &game, config.search_depth)
         };
         let features = NTuple::features(game.position());
         let v = model.logit_of(&features).tanh();
@@ -208,6 +202,33 @@ pub fn self_play_game(model: &mut NTuple, rng: &mut Rng, config: &TrainConfig) -
     (sq_err, n)
 }
 
+/// The TD target by the model one ply deep: the best of the `moves`' values, each left in
+/// `values` (in move order) for the choice of a move.
+fn one_ply_target(model: &NTuple, game: &mut Game, moves: &MoveList, values: &mut Vec<f32>) -> f32 {
+    values.clear();
+    for &m in moves.as_slice() {
+        values.push(greedy_value(model, game, m));
+    }
+    values.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// The TD target by koma's searcher with the model at `depth` (a win or loss found is ±1, other
+/// scores squashed back to the value scale), and the move it chose.
+fn searched_target(model: &NTuple, game: &Game, depth: u32) -> (f32, Option<Move>) {
+    let mut searcher = Searcher::new(model, 4);
+    let limit = Limit {
+        depth: Some(depth),
+        movetime: None,
+    };
+    let r = searcher.search(game.position(), game.keys(), limit);
+    let value = if r.score.abs() >= WIN - 256 {
+        r.score.signum() as f32
+    } else {
+        (r.score as f32 / 1000.0).tanh()
+    };
+    (value, r.best)
+}
+
 /// Win rates of the greedy model against `random` and `study:2`.
 pub fn evaluate(model: &NTuple, games: usize, seed: u64, ply_limit: u32) -> (f64, f64) {
     let model = Arc::new(model.clone());
@@ -221,51 +242,23 @@ pub fn evaluate(model: &NTuple, games: usize, seed: u64, ply_limit: u32) -> (f64
             seed,
             ply_limit,
         };
-        arena::run(&config, &model, false).win_rate
+        arena::run(&config, &model, &|_| {}).win_rate
     };
     (rate("random"), rate("study:2"))
 }
 
-/// Trains (or resumes training of) the model at `config.out`, showing a progress bar on stderr
-/// if `progress`. Saves a checkpoint, curve CSV and SVG plot at every evaluation point.
-pub fn train(config: &TrainConfig, progress: bool) -> Result<TrainReport, TrainError> {
+/// Trains (or resumes training of) the model at `config.out`, saving a checkpoint and the curve
+/// CSV at every evaluation point and telling `on_progress` what happens. Stops at
+/// `config.games`, after `config.hours`, or when `on_progress` breaks (the last checkpoint is
+/// kept: resuming then replays the same games, so the result stays a function of (seed, games)).
+pub fn train(
+    config: &TrainConfig,
+    mut on_progress: impl FnMut(TrainProgress<'_>) -> ControlFlow<()>,
+) -> Result<TrainReport, TrainError> {
     let state_path = side_file(&config.out, ".state.json");
-    let (mut model, mut ck) = if !config.fresh && state_path.exists() {
-        let text = std::fs::read_to_string(&state_path).map_err(|e| file_err(&state_path, e))?;
-        let ck: Checkpoint = serde_json::from_str(&text).map_err(|e| file_err(&state_path, e))?;
-        if ck.seed != config.seed {
-            return Err(TrainError::SeedMismatch {
-                path: state_path.display().to_string(),
-                found: ck.seed,
-                expected: config.seed,
-            });
-        }
-        (NTuple::load(&config.out)?, ck)
-    } else {
-        let ck = Checkpoint {
-            seed: config.seed,
-            games: 0,
-            rng_state: Rng::derive(config.seed, 0).state(),
-            seconds: 0.0,
-            curve: Vec::new(),
-        };
-        (NTuple::zero(), ck)
-    };
+    let (mut model, mut ck) = resume_or_start(config, &state_path)?;
     let resumed_from = ck.games;
     let mut rng = Rng::new(ck.rng_state);
-    let bar = if progress {
-        let bar = indicatif::ProgressBar::new(config.games);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar.set_position(ck.games);
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
     if ck.curve.is_empty() {
         let (r, s) = evaluate(
             &model,
@@ -281,6 +274,19 @@ pub fn train(config: &TrainConfig, progress: bool) -> Result<TrainReport, TrainE
             vs_study2: s,
         });
     }
+    let report = |ck: Checkpoint| TrainReport {
+        games: ck.games,
+        seconds: ck.seconds,
+        curve: ck.curve,
+        resumed_from,
+    };
+    let start = TrainProgress::Started {
+        games: ck.games,
+        total: config.games,
+    };
+    if on_progress(start).is_break() {
+        return Ok(report(ck));
+    }
     let session = Instant::now();
     let (mut sq, mut n) = (0.0f64, 0u64);
     let mut last = Instant::now();
@@ -293,43 +299,74 @@ pub fn train(config: &TrainConfig, progress: bool) -> Result<TrainReport, TrainE
         sq += e;
         n += k;
         ck.games += 1;
-        bar.inc(1);
+        if on_progress(TrainProgress::Played { games: ck.games }).is_break() {
+            break;
+        }
         if ck.games % config.eval_every == 0 || ck.games == config.games {
             ck.seconds += last.elapsed().as_secs_f64();
-            let (r, s) = evaluate(
-                &model,
-                config.eval_games,
-                config.seed ^ 0xe7a1 ^ ck.games,
-                config.ply_limit,
-            );
             let loss = if n > 0 { sq / n as f64 } else { 0.0 };
-            ck.curve.push(CurvePoint {
-                games: ck.games,
-                seconds: ck.seconds,
-                loss: Some(loss),
-                vs_random: r,
-                vs_study2: s,
-            });
-            bar.set_message(format!(
-                "loss {loss:.4}, greedy vs random {:.0}%, vs study:2 {:.0}%",
-                100.0 * r,
-                100.0 * s
-            ));
+            evaluation_point(&model, &mut ck, config, loss);
             (sq, n) = (0.0, 0);
             ck.rng_state = rng.state();
             save(&model, &ck, config, &state_path)?;
+            if on_progress(TrainProgress::Evaluated { curve: &ck.curve }).is_break() {
+                break;
+            }
             last = Instant::now();
         }
     }
-    // A time-limited stop between evaluation points keeps the last checkpoint, so resuming replays
-    // the same games and the result stays a function of (seed, games).
-    bar.finish();
-    Ok(TrainReport {
+    Ok(report(ck))
+}
+
+/// The model and checkpoint to continue from: the saved ones, unless `config.fresh` or there are
+/// none; then an untrained model and the seed's generator.
+fn resume_or_start(
+    config: &TrainConfig,
+    state_path: &Path,
+) -> Result<(NTuple, Checkpoint), TrainError> {
+    if config.fresh || !state_path.exists() {
+        let ck = Checkpoint {
+            seed: config.seed,
+            games: 0,
+            rng_state: Rng::derive(config.seed, 0).state(),
+            seconds: 0.0,
+            curve: Vec::new(),
+        };
+        return Ok((NTuple::zero(), ck));
+    }
+    let text = std::fs::read_to_string(state_path).map_err(|source| TrainError::Io {
+        path: state_path.to_owned(),
+        source,
+    })?;
+    let ck: Checkpoint = serde_json::from_str(&text).map_err(|source| TrainError::Checkpoint {
+        path: state_path.to_owned(),
+        source,
+    })?;
+    if ck.seed != config.seed {
+        return Err(TrainError::SeedMismatch {
+            path: state_path.to_owned(),
+            found: ck.seed,
+            expected: config.seed,
+        });
+    }
+    Ok((NTuple::load(&config.out)?, ck))
+}
+
+/// Evaluates the model against the fixed opponents and appends the point to the curve.
+fn evaluation_point(model: &NTuple, ck: &mut Checkpoint, config: &TrainConfig, loss: f64) {
+    let (r, s) = evaluate(
+        model,
+        config.eval_games,
+        config.seed ^ 0xe7a1 ^ ck.games,
+        config.ply_limit,
+    );
+    ck.curve.push(CurvePoint {
         games: ck.games,
         seconds: ck.seconds,
-        curve: ck.curve,
-        resumed_from,
-    })
+        loss: Some(loss),
+        vs_random: r,
+        vs_study2: s,
+    });
 }
 
 fn save(
@@ -339,25 +376,26 @@ fn save(
     state_path: &Path,
 ) -> Result<(), TrainError> {
     model.save(&config.out)?;
-    let json = serde_json::to_string_pretty(ck).map_err(|e| file_err(state_path, e))?;
-    std::fs::write(state_path, json).map_err(|e| file_err(state_path, e))?;
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |source| TrainError::Io { path, source }
+    };
+    let json = serde_json::to_string_pretty(ck).map_err(|source| TrainError::Checkpoint {
+        path: state_path.to_owned(),
+        source,
+    })?;
+    std::fs::write(state_path, json).map_err(io(state_path))?;
     let csv_path = side_file(&config.out, ".csv");
-    let mut csv = String::from("games,seconds,td_loss,greedy_vs_random,greedy_vs_study2\n");
-    for p in &ck.curve {
-        let loss = p.loss.map(|l| format!("{l:.5}")).unwrap_or_default();
-        csv.push_str(&format!(
-            "{},{:.1},{loss},{:.3},{:.3}\n",
-            p.games, p.seconds, p.vs_random, p.vs_study2
-        ));
-    }
-    std::fs::write(&csv_path, csv).map_err(|e| file_err(&csv_path, e))?;
-    let svg_path = side_file(&config.out, ".svg");
-    crate::plot::curve_svg(&ck.curve, &svg_path).map_err(|e| file_err(&svg_path, e))
+    std::fs::write(&csv_path, curve::to_csv(&ck.curve)).map_err(io(&csv_path))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn quiet(_: TrainProgress<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
 
     fn tiny(out: PathBuf, games: u64) -> TrainConfig {
         TrainConfig {
@@ -374,9 +412,9 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let a = dir.join("a.ntw");
         let b = dir.join("b.ntw");
-        train(&tiny(a.clone(), 4), false).unwrap();
-        train(&tiny(b.clone(), 2), false).unwrap();
-        let resumed = train(&tiny(b.clone(), 4), false).unwrap();
+        train(&tiny(a.clone(), 4), quiet).unwrap();
+        train(&tiny(b.clone(), 2), quiet).unwrap();
+        let resumed = train(&tiny(b.clone(), 4), quiet).unwrap();
         assert_eq!(resumed.resumed_from, 2);
         // (assert! rather than assert_eq!: a failure must not print half a million weights)
         assert!(NTuple::load(&a).unwrap() == NTuple::load(&b).unwrap());
@@ -388,19 +426,50 @@ mod tests {
                 .count()
                 == 4
         );
-        assert!(
-            std::fs::read_to_string(side_file(&a, ".svg"))
-                .unwrap()
-                .contains("<svg")
-        );
         let other_seed = TrainConfig {
             seed: 10,
             ..tiny(b.clone(), 6)
         };
         assert!(matches!(
-            train(&other_seed, false),
+            train(&other_seed, quiet),
             Err(TrainError::SeedMismatch { .. })
         ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn progress_is_reported_and_a_break_stops_after_the_checkpoint() {
+        let dir = std::env::temp_dir().join(format!("koma-hasami-stop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("s.ntw");
+        let mut seen = Vec::new();
+        let report = train(&tiny(out.clone(), 6), |p| {
+            seen.push(match p {
+                TrainProgress::Started { games, total } => format!("start {games}/{total}"),
+                TrainProgress::Played { games } => format!("game {games}"),
+                TrainProgress::Evaluated { curve } => format!("eval {}", curve.len()),
+            });
+            match p {
+                TrainProgress::Evaluated { curve } if curve.len() == 3 => ControlFlow::Break(()),
+                _ => ControlFlow::Continue(()),
+            }
+        })
+        .unwrap();
+        assert_eq!(
+            seen,
+            [
+                "start 0/6",
+                "game 1",
+                "game 2",
+                "eval 2",
+                "game 3",
+                "game 4",
+                "eval 3"
+            ]
+        );
+        assert_eq!(report.games, 4);
+        let resumed = train(&tiny(out, 6), quiet).unwrap();
+        assert_eq!((resumed.resumed_from, resumed.games), (4, 6));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,4 +1,4 @@
-//! Hand-made positions for every capture shape and end-of-game rule of HASAMI.md, plus property
+//! Hand-made positions for every capture shape and end-of-game rule of docs/hasami-rules.md, plus property
 //! tests of the capture invariants and of do/undo.
 
 use koma_hasami::{Color, Game, Move, Outcome, Position, Square, Status};

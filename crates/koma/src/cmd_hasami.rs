@@ -1,14 +1,18 @@
 //! `koma hasami`: hasami shogi (挟み将棋) — training, matches, play and an engine protocol.
-//! All logic lives in the koma-hasami library; this module parses arguments and prints.
+//! All logic lives in the koma-hasami library; this module parses arguments, shows progress,
+//! draws the training curve and prints.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 use koma_hasami::agents::AgentSpec;
-use koma_hasami::arena::{self, ArenaConfig};
+use koma_hasami::arena::{self, ArenaConfig, ArenaProgress};
 use koma_hasami::ntuple::NTuple;
-use koma_hasami::train::{self, TrainConfig};
+use koma_hasami::plot;
+use koma_hasami::train::{self, TrainConfig, TrainError, TrainProgress};
 use koma_hasami::{Color, Game, Position};
 
 use crate::CliError;
@@ -148,7 +152,47 @@ fn run_train(a: TrainArgs) -> Result<(), CliError> {
         fresh: a.fresh,
         ..TrainConfig::new(a.out, a.seed)
     };
-    let report = train::train(&config, true)?;
+    let svg_path = train::side_file(&config.out, ".svg");
+    let bar = ProgressBar::new(config.games);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    // The curve is drawn at every evaluation point; a plot that cannot be written stops training
+    // there (the checkpoint is saved) and is reported.
+    let mut plot_error = None;
+    let report = train::train(&config, |p| {
+        match p {
+            TrainProgress::Started { games, total } => {
+                bar.set_length(total);
+                bar.set_position(games);
+            }
+            TrainProgress::Played { games } => bar.set_position(games),
+            TrainProgress::Evaluated { curve } => {
+                if let Some(p) = curve.last() {
+                    bar.set_message(format!(
+                        "loss {:.4}, greedy vs random {:.0}%, vs study:2 {:.0}%",
+                        p.loss.unwrap_or(0.0),
+                        100.0 * p.vs_random,
+                        100.0 * p.vs_study2
+                    ));
+                }
+                if let Err(e) = plot::write_curve_svg(curve, &svg_path) {
+                    plot_error = Some(e);
+                    return ControlFlow::Break(());
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    bar.finish();
+    let report = report.map_err(|e| match e {
+        TrainError::SeedMismatch { .. } => format!("{e}; use --fresh to start over").into(),
+        e => CliError::from(e),
+    })?;
+    if let Some(e) = plot_error {
+        return Err(e.into());
+    }
     if report.resumed_from > 0 {
         eprintln!("resumed from game {}", report.resumed_from);
     }
@@ -183,7 +227,14 @@ fn run_arena(a: ArenaArgs) -> Result<(), CliError> {
         ply_limit: a.ply_limit,
     };
     let model = a.model.load()?;
-    let report = arena::run(&config, &model, true);
+    let bar = ProgressBar::new(0);
+    let on_game = |p: ArenaProgress| {
+        // Games finish on several threads: count them rather than trust `done`'s order.
+        bar.set_length(p.total as u64);
+        bar.inc(1);
+    };
+    let report = arena::run(&config, &model, &on_game);
+    bar.finish_and_clear();
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
