@@ -56,8 +56,8 @@ fn illegal_position_is_an_error_not_a_panic() {
     assert_eq!(e.line, 1);
 }
 
-/// Inputs the fuzzer found (crates/koma-record/fuzz): each must read and write back the same,
-/// or be an error.
+/// Inputs the fuzzer found (fuzz/, targets `record` and `japanese_move`): each must read and
+/// write back the same, or be an error.
 #[test]
 fn fuzzer_findings() {
     // A header line with an empty key among the moves.
