@@ -219,9 +219,9 @@ pub(crate) fn check_ply(pos: &Position, line: usize) -> Result<(), ReadError> {
 
 /// Reads a BOD diagram line by line, as part of a KIF or KI2 file or on its own.
 ///
-/// Accepts the hand lines (`後手の持駒：…`, `先手の持駒：…`, or 上手 / 下手 in handicap games, with
-/// `なし` and the tsume `残り全部`), the file numbers, the borders, the nine rows, `後手番` /
-/// `先手番` (上手番 / 下手番) and `手数＝N`.
+/// Accepts the hand lines (`後手の持駒：…`, `先手の持駒：…`, or 上手 / 下手 in handicap games, also
+/// spelled `の持ち駒`, with `なし` and the tsume `残り全部`), the file numbers, the borders, the
+/// nine rows, `後手番` / `先手番` (上手番 / 下手番) and `手数＝N`.
 #[derive(Default)]
 pub struct BodReader {
     rows: Vec<(usize, [Option<Piece>; 9])>,
@@ -255,10 +255,8 @@ impl BodReader {
             return Ok(true);
         }
         if let Some((key, value)) = split_key(trimmed) {
-            let color = match key {
-                "後手の持駒" | "上手の持駒" => Color::White,
-                "先手の持駒" | "下手の持駒" => Color::Black,
-                _ => return Ok(false),
+            let Some(color) = hand_owner(key) else {
+                return Ok(false);
             };
             self.hands[color.index()] = Some(parse_hand(value).ok_or_else(|| {
                 ReadError::syntax(
@@ -340,6 +338,19 @@ impl BodReader {
         setup.side_to_move = self.side.unwrap_or(Color::Black);
         setup.ply = self.moves_before.unwrap_or(0).saturating_add(1);
         Ok(Some(setup))
+    }
+}
+
+/// Whose hand a diagram's hand line gives: `後手の持駒` (or 上手, and `の持ち駒` as some
+/// programs spell it) is White's, `先手の持駒` (or 下手) Black's.
+pub(crate) fn hand_owner(key: &str) -> Option<Color> {
+    let side = key
+        .strip_suffix("の持駒")
+        .or_else(|| key.strip_suffix("の持ち駒"))?;
+    match side {
+        "後手" | "上手" => Some(Color::White),
+        "先手" | "下手" => Some(Color::Black),
+        _ => None,
     }
 }
 

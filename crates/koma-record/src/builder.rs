@@ -2,7 +2,7 @@
 
 use koma_core::{Move, Position};
 
-use crate::{GameEnd, Line, MoveTime, Record, RecordMove};
+use crate::{EndKind, GameEnd, Line, MoveTime, ReadError, Record, RecordMove, Warning};
 
 /// Builds a record's move tree while a reader reads it, keeping the position at the end of the
 /// line being read. Variations are attached the way KIF numbers them (変化：N手).
@@ -16,6 +16,9 @@ pub(crate) struct Builder {
     /// Each side's time used along the line being read, before its next move.
     totals: [u64; 2],
     pending_comments: Vec<String>,
+    /// A well-formed move that is not legal, held while the reader sees whether the record
+    /// ends with it as a foul (反則: a 二歩 in a professional game), with the comments after it.
+    foul: Option<(ReadError, String, Vec<String>)>,
 }
 
 impl Builder {
@@ -30,7 +33,48 @@ impl Builder {
             pos,
             totals: [0; 2],
             pending_comments: Vec::new(),
+            foul: None,
         }
+    }
+
+    /// Holds an illegal move (`error`, and its text as written) that may be the foul the record
+    /// ends with. The reader calls [`Builder::settle_foul`] with what follows it.
+    pub(crate) fn hold_foul(&mut self, error: ReadError, text: String) {
+        self.foul = Some((error, text, Vec::new()));
+    }
+
+    /// Settles a held illegal move, if any, by what follows it: `Some(kind)`, an end that says
+    /// the side that made it lost by a foul (`IllegalMove`), ends the line there, the move and
+    /// the comments after it kept in the end's comments, with a warning; anything else (another
+    /// move, another end, the end of the text) makes it the error it is.
+    pub(crate) fn settle_foul(
+        &mut self,
+        end: Option<EndKind>,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<(), ReadError> {
+        let Some((error, text, comments)) = self.foul.take() else {
+            return Ok(());
+        };
+        if end != Some(EndKind::IllegalMove) {
+            return Err(error);
+        }
+        warnings.push(Warning::new(
+            error.line,
+            format!(
+                "`{text}` (move {}) is illegal: the record ends before it, with the foul (反則) its result names",
+                self.pos.ply()
+            ),
+        ));
+        let mut end = GameEnd::new(EndKind::IllegalMove);
+        end.comments.push(format!("反則手 {text}"));
+        end.comments.extend(comments);
+        self.end(end);
+        Ok(())
+    }
+
+    /// Whether an illegal move is held (see [`Builder::hold_foul`]).
+    pub(crate) fn holds_foul(&self) -> bool {
+        self.foul.is_some()
     }
 
     /// The position at the end of the line being read.
@@ -99,6 +143,10 @@ impl Builder {
 
     /// Adds a comment after the last move, end or initial position of the line being read.
     pub(crate) fn comment(&mut self, text: String) {
+        if let Some((_, _, comments)) = &mut self.foul {
+            comments.push(text);
+            return;
+        }
         let at_root = self.path.is_empty();
         let line = self.line_mut();
         if let Some(end) = &mut line.end {

@@ -1,11 +1,13 @@
 //! CSA record files (versions 2.2 and 3.0), the format of the Computer Shogi Association.
 //!
-//! Read: `V` version lines, `N+`/`N-` player names, `$KEY:value` headers, the initial position
-//! as `PI` (optionally with pieces removed, `PI82HI`), as `P1`..`P9` rows, and `P+`/`P-` piece
-//! lists (`P+00KI` for a hand piece, `P-00AL` for all the remaining pieces), the side to move
-//! (`+`/`-`), moves (`+7776FU`) with `T` times, special moves (`%TORYO`, ...), comments
-//! (`'`; `'*` comments belong to the move before them) and several statements on one line
-//! separated by `,`.
+//! Read: `V` version lines, `N+`/`N-` player names, `$KEY:value` headers (CSA 3.0's `$TIME+:`
+//! and `$TIME-:` too; a name or header value runs to the end of its line, commas included), the
+//! initial position as `PI` (optionally with pieces removed, `PI82HI`), as `P1`..`P9` rows, and
+//! `P+`/`P-` piece lists (`P+00KI` for a hand piece, `P-00AL` for all the remaining pieces), the
+//! side to move (`+`/`-`), moves (`+7776FU`) with `T` times, special moves (`%TORYO`, ...),
+//! comments (`'`; `'*` comments belong to the move before them) and several statements on one
+//! line separated by `,`. A file with no position at all (将棋ウォーズ's CSA exports) starts
+//! from the standard position, with a warning.
 
 use koma_core::{Color, Hand, Move, Piece, PieceKind, Position, STARTPOS_SFEN, Setup, Square};
 
@@ -30,7 +32,7 @@ const HEADER_KEYS: [(&str, &str); 6] = [
 ];
 
 /// Other CSA 3.0 headers, kept under their own names without a warning.
-const OTHER_KNOWN: [&str; 4] = ["TIME", "MAX_MOVES", "JISHOGI", "NOTE"];
+const OTHER_KNOWN: [&str; 6] = ["TIME", "TIME+", "TIME-", "MAX_MOVES", "JISHOGI", "NOTE"];
 
 pub(crate) fn piece_kind(name: &str) -> Option<PieceKind> {
     NAMES
@@ -88,15 +90,20 @@ pub fn read(text: &str) -> Result<Read, ReadError> {
     })
 }
 
-/// A comment (`'…`, `'*…`) starting at statement column `col` of `line`: its text, which runs
-/// to the end of the line, commas included.
-fn comment(line: &str, col: usize, stmt: &str) -> Option<String> {
-    stmt.strip_prefix('\'')?;
+/// The text of `line` from character column `col` (from 1) to its end.
+fn from_column(line: &str, col: usize) -> &str {
     let at = line
         .char_indices()
         .nth(col - 1)
         .map_or(line.len(), |(i, _)| i);
-    let c = line[at..].strip_prefix('\'')?;
+    &line[at..]
+}
+
+/// A comment (`'…`, `'*…`) starting at statement column `col` of `line`: its text, which runs
+/// to the end of the line, commas included.
+fn comment(line: &str, col: usize, stmt: &str) -> Option<String> {
+    stmt.strip_prefix('\'')?;
+    let c = from_column(line, col).strip_prefix('\'')?;
     Some(c.strip_prefix('*').unwrap_or(c).to_owned())
 }
 
@@ -119,8 +126,17 @@ fn read_head<'a>(
             }
             match stmt.chars().next() {
                 None | Some('V') => {}
-                Some('N') => headers.push(read_name(no, col, stmt)?),
-                Some('$') => headers.push(read_header(no, col, stmt, warnings)?),
+                // A name or a header value runs to the end of the line: real files have
+                // commas in them (`$EVENT:第54期王位戦, 第4局`).
+                Some('N') => {
+                    headers.push(read_name(no, col, from_column(line, col).trim())?);
+                    break;
+                }
+                Some('$') => {
+                    let stmt = from_column(line, col).trim();
+                    headers.push(read_header(no, col, stmt, warnings)?);
+                    break;
+                }
                 Some('P') => board.statement(no, col, stmt)?,
                 Some('+' | '-') if stmt.len() == 1 => side = color_of(stmt.as_bytes()[0] as char),
                 _ => {
@@ -145,7 +161,13 @@ fn read_head<'a>(
             "the side to move (`+` or `-`) after the position",
         ));
     };
-    let setup = board.finish(side, last_line)?;
+    if !board.has_board() {
+        warnings.push(Warning::new(
+            last_line,
+            "no initial position (PI or P1..P9) before the side to move: read from the standard start",
+        ));
+    }
+    let setup = board.finish(side)?;
     let mut record = Record::new(to_position(&setup, last_line)?);
     // A handicap start gets its KIF name, which KIF and KI2 write instead of a diagram.
     if let Some(name) = crate::handicap::name(&record.initial).filter(|n| *n != "平手") {
@@ -448,7 +470,14 @@ impl PositionText {
         Ok(())
     }
 
-    fn finish(mut self, side: Color, line: usize) -> Result<Setup, ReadError> {
+    /// Whether any statement put pieces on the board (`PI`, `P1`..`P9`, `P+55FU`).
+    fn has_board(&self) -> bool {
+        self.board.is_some()
+    }
+
+    /// The setup the statements describe; without a board statement, the standard start (as
+    /// files that leave the position out mean it).
+    fn finish(self, side: Color) -> Result<Setup, ReadError> {
         let has_rows = self.rows.iter().any(|&r| r);
         if has_rows && !self.rows.iter().all(|&r| r) {
             let missing = self.rows.iter().position(|&r| !r).unwrap_or(0) + 1;
@@ -459,8 +488,15 @@ impl PositionText {
                 "all nine rows P1..P9",
             ));
         }
-        let mut setup = Setup::empty();
-        setup.board = *self.board();
+        let mut setup = match self.board {
+            Some(board) => {
+                let mut s = Setup::empty();
+                s.board = board;
+                s
+            }
+            None => Setup::from_sfen(STARTPOS_SFEN)
+                .unwrap_or_else(|_| unreachable!("the standard start reads")),
+        };
         setup.hands = self.hands;
         setup.side_to_move = side;
         if let Some(color) = self.rest {
@@ -478,22 +514,16 @@ impl PositionText {
                 setup.hands[color.index()] = have.with_count(kind, n).unwrap_or(have);
             }
         }
-        if self.board.is_none() {
-            return Err(ReadError::syntax(
-                line,
-                1,
-                "",
-                "an initial position (PI, P1..P9 or P+/P- lines) before the side to move",
-            ));
-        }
         Ok(setup)
     }
 }
 
-/// Whether a CSA header key is well formed: upper-case ASCII letters, digits and `_`.
-fn is_header_key(key: &str) -> bool {
-    !key.is_empty()
-        && key
+/// Whether a CSA header key is well formed: upper-case ASCII letters, digits and `_`, with an
+/// optional `+` or `-` at the end for a player's own value (CSA 3.0's `$TIME+:`).
+pub(crate) fn is_header_key(key: &str) -> bool {
+    let word = key.strip_suffix(['+', '-']).unwrap_or(key);
+    !word.is_empty()
+        && word
             .bytes()
             .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
 }

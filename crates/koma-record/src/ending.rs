@@ -338,6 +338,12 @@ pub(crate) fn read_summary(rest: &str, side_to_move: Color, mated: bool) -> Opti
     let digits = rest.chars().take_while(char::is_ascii_digit).count();
     let after = rest[digits..].strip_prefix('手')?;
     let words = after.strip_prefix('で').unwrap_or(after).trim();
+    // A note in parentheses after the result (`持将棋（500手規定）`, `後手の勝ち（反則負け）`)
+    // says more about it: the words before it decide, with the note's time loss or foul.
+    let (words, note) = words
+        .strip_suffix(['）', ')'])
+        .and_then(|w| w.rfind(['（', '(']).map(|i| (w[..i].trim(), &w[i..])))
+        .unwrap_or((words, ""));
     let named = |suffix: &str| {
         words
             .strip_suffix(suffix)
@@ -357,7 +363,15 @@ pub(crate) fn read_summary(rest: &str, side_to_move: Color, mated: bool) -> Opti
             EndKind::IllegalWin
         });
     }
-    if words.contains("時間切れ") || words.ends_with("切れ負け") {
+    if let Some(winner) = named("の勝ち").filter(|_| note.contains("反則")) {
+        return Some(if winner == side_to_move {
+            EndKind::IllegalWin
+        } else {
+            EndKind::IllegalMove
+        });
+    }
+    if words.contains("時間切れ") || words.ends_with("切れ負け") || note.contains("切れ")
+    {
         return Some(EndKind::TimeUp);
     }
     if words.contains("入玉") {
@@ -370,7 +384,8 @@ pub(crate) fn read_summary(rest: &str, side_to_move: Color, mated: bool) -> Opti
             EndKind::Resign
         });
     }
-    EndKind::from_kif(words)
+    // `持将棋成立`: the end and the word for its taking effect.
+    EndKind::from_kif(words).or_else(|| EndKind::from_kif(words.strip_suffix("成立")?))
 }
 
 #[cfg(test)]
@@ -424,6 +439,13 @@ mod tests {
             ("76手で千日手", EndKind::Repetition),
             ("10手で後手の切れ負け", EndKind::TimeUp),
             ("97手で中断", EndKind::Interrupt),
+            // Notes in parentheses, as programs add them.
+            ("300手で持将棋（500手規定）", EndKind::Impasse),
+            ("4手で持将棋成立", EndKind::Impasse),
+            ("61手で後手の勝ち(切れ負け)", EndKind::TimeUp),
+            ("88手で後手の勝ち（反則負け）", EndKind::IllegalMove),
+            ("88手で先手の勝ち（反則負け）", EndKind::IllegalWin),
+            ("77手で先手の勝ち（投了）", EndKind::Resign),
         ] {
             assert_eq!(read_summary(text, b, false), Some(kind), "{text}");
         }

@@ -105,7 +105,8 @@ impl Format {
             }
             if t.starts_with('|')
                 || t.starts_with("+--")
-                || t.contains("の持駒")
+                || crate::bod::split_key(t)
+                    .is_some_and(|(k, _)| crate::bod::hand_owner(k).is_some())
                 || t.starts_with("手数＝")
                 || matches!(t, "先手番" | "後手番" | "上手番" | "下手番")
             {
@@ -177,7 +178,7 @@ fn decisive(t: &str) -> Option<Format> {
 fn is_kif_move_line(t: &str) -> bool {
     let rest = t.trim_start_matches(|c: char| c.is_ascii_digit());
     rest.len() < t.len()
-        && rest.starts_with([' ', '　'])
+        && rest.starts_with(char::is_whitespace)
         && rest.trim_start().starts_with(|c: char| !c.is_ascii())
 }
 
@@ -190,11 +191,9 @@ fn is_csa_line(t: &str) -> bool {
     match b[0] {
         b'V' => b.get(1).is_some_and(u8::is_ascii_digit),
         b'N' => matches!(b.get(1), Some(b'+' | b'-')),
-        b'$' => t[1..].split_once(':').is_some_and(|(k, _)| {
-            !k.is_empty()
-                && k.bytes()
-                    .all(|c| c.is_ascii_uppercase() || c == b'_' || c.is_ascii_digit())
-        }),
+        b'$' => t[1..]
+            .split_once(':')
+            .is_some_and(|(k, _)| crate::csa::is_header_key(k)),
         b'P' => match b.get(1) {
             Some(b'I') => t.is_ascii(),
             Some(b'1'..=b'9') => b.get(2).is_some_and(|c| matches!(c, b' ' | b'+' | b'-')),

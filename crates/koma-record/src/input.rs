@@ -129,6 +129,9 @@ fn head_text(head: &[u8], encoding: Encoding) -> String {
 pub struct Records<R> {
     src: Chain<Cursor<Vec<u8>>, R>,
     detected: Detected,
+    /// Whether the encoding is only a guess: it was not given, and the head held nothing but
+    /// ASCII (which every encoding reads alike). The first bytes that are not ASCII decide.
+    encoding_open: bool,
     /// Lines consumed so far.
     line: usize,
     /// Records yielded so far.
@@ -146,9 +149,11 @@ impl<R: BufRead> Records<R> {
             .read_to_end(&mut head)
             .map_err(|e| ReadError::io(1, e))?;
         let detected = detect_with(&head, name, options);
+        let encoding_open = options.encoding.is_none() && head.is_ascii();
         Ok(Records {
             src: Cursor::new(head).chain(src),
             detected,
+            encoding_open,
             line: 0,
             yielded: 0,
             done: false,
@@ -177,6 +182,30 @@ impl<R: BufRead> Records<R> {
         Ok(true)
     }
 
+    /// The encoding to read `bytes` (whose first line is line `first`) in: the detected one,
+    /// unless the head held only ASCII and these are the first bytes to say which encoding the
+    /// input is in (a large file whose Japanese text starts late). Then the encoding is settled
+    /// here, with a remark naming the line where the text stops being ASCII.
+    fn settle_encoding(&mut self, bytes: &[u8], first: usize) -> Option<Warning> {
+        if !self.encoding_open {
+            return None;
+        }
+        let at = bytes.iter().position(|b| !b.is_ascii())?;
+        let line = first + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+        self.encoding_open = false;
+        let found = encoding::detect(bytes);
+        if found == self.detected.encoding {
+            return None;
+        }
+        self.detected.encoding = found;
+        Some(Warning::new(
+            line,
+            format!(
+                "the first {HEAD_BYTES} bytes were plain ASCII; the text from here is {found}, read as {found}"
+            ),
+        ))
+    }
+
     /// A line decoded; the first line loses a byte-order mark.
     fn decode_line(&self, bytes: &[u8]) -> Result<String, ReadError> {
         let d = encoding::decode(bytes, Some(self.detected.encoding));
@@ -189,12 +218,14 @@ impl<R: BufRead> Records<R> {
     /// The next non-blank USI or SFEN line as a record.
     fn next_usi(&mut self) -> Option<Result<Read, ReadError>> {
         let mut buf = Vec::new();
+        let mut remarks = Vec::new();
         loop {
             match self.next_line(&mut buf) {
                 Err(e) => return Some(Err(e)),
                 Ok(false) => return None,
                 Ok(true) => {}
             }
+            remarks.extend(self.settle_encoding(&buf, self.line));
             let text = match self.decode_line(&buf) {
                 Ok(t) => t,
                 Err(e) => return Some(Err(e)),
@@ -203,9 +234,10 @@ impl<R: BufRead> Records<R> {
             if t.is_empty() || t.starts_with('#') {
                 continue;
             }
-            return Some(usi::read_line(self.line, &text).map(|record| Read {
-                record,
-                warnings: Vec::new(),
+            return Some(usi::read_line(self.line, &text).map(|mut read| {
+                remarks.append(&mut read.warnings);
+                read.warnings = remarks;
+                read
             }));
         }
     }
@@ -232,7 +264,13 @@ impl<R: BufRead> Records<R> {
         if self.done && game.iter().all(u8::is_ascii_whitespace) && self.yielded > 0 {
             return None;
         }
-        Some(read_text(&game, self.detected.encoding, Format::Csa).map_err(|e| e.shifted(first)))
+        let remark = self.settle_encoding(&game, first + 1);
+        let read =
+            read_text(&game, self.detected.encoding, Format::Csa).map_err(|e| e.shifted(first));
+        Some(read.map(|mut r| {
+            r.warnings.extend(remark);
+            r
+        }))
     }
 
     /// The whole rest of the input as one record.
@@ -242,11 +280,12 @@ impl<R: BufRead> Records<R> {
         if let Err(e) = self.src.read_to_end(&mut bytes) {
             return Some(Err(ReadError::io(1, e)));
         }
-        Some(read_text(
-            &bytes,
-            self.detected.encoding,
-            self.detected.format,
-        ))
+        let remark = self.settle_encoding(&bytes, self.line + 1);
+        let read = read_text(&bytes, self.detected.encoding, self.detected.format);
+        Some(read.map(|mut r| {
+            r.warnings.extend(remark);
+            r
+        }))
     }
 }
 

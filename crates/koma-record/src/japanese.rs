@@ -356,6 +356,16 @@ pub(crate) fn parse_move_text(text: &str) -> Result<(MoveText, usize), (usize, &
         }
         i += 1;
     }
+    // Some writers put a space between the move and its origin (`同銀　(79)`, Kifu for
+    // Android); skip it only when an origin follows, so that a time `( 0:16/…)` stays the
+    // caller's.
+    let spaces = chars[i.min(chars.len())..]
+        .iter()
+        .take_while(|c| c.is_whitespace())
+        .count();
+    if spaces > 0 && is_origin(&chars[i + spaces..]) {
+        i += spaces;
+    }
     if chars.get(i) == Some(&'(') {
         let (f, r) = (
             chars.get(i + 1).copied().and_then(digit_value),
@@ -370,6 +380,11 @@ pub(crate) fn parse_move_text(text: &str) -> Result<(MoveText, usize), (usize, &
         }
     }
     Ok((mt, i))
+}
+
+/// Whether `chars` start with an origin square in parentheses, `(77)`.
+fn is_origin(chars: &[char]) -> bool {
+    matches!(chars, ['(', f, r, ')', ..] if digit_value(*f).is_some() && digit_value(*r).is_some())
 }
 
 /// Why a Japanese move does not name one legal move.

@@ -262,7 +262,8 @@ fn initial_position(initial: Option<&Initial>) -> Result<Position, ReadError> {
     let Some(data) = &initial.data else {
         return Err(at("initial.data", "the board of an OTHER preset"));
     };
-    to_position(&read_state(data)?, 0)
+    // JKF has no lines: the problem is named by its place in the tree.
+    to_position(&read_state(data)?, 0).map_err(|e| ReadError::new(0, 0, "initial.data", e.kind))
 }
 
 fn color(c: u8, path: &str) -> Result<Color, ReadError> {

@@ -5,10 +5,12 @@
 use koma_core::Color;
 
 use crate::builder::{Builder, walk_variations};
-use crate::ending::{read_summary, summary};
+use crate::ending::summary;
 use crate::japanese::{self, Notation};
-use crate::kif::{read_shared_line, read_with, resolve_move, width, write_head};
-use crate::{ErrorKind, GameEnd, Line, Read, ReadError, Record, Warning};
+use crate::kif::{
+    keep_note, read_closing_line, read_shared_line, read_with, resolve_move, width, write_head,
+};
+use crate::{ErrorKind, Line, Read, ReadError, Record, Warning};
 
 const MARKS: [char; 6] = ['▲', '△', '☗', '☖', '▽', '▼'];
 
@@ -43,17 +45,9 @@ fn read_line(
         return r;
     }
     if let Some(rest) = t.strip_prefix("まで") {
-        let kind = read_summary(rest, b.pos().side_to_move(), b.pos().is_checkmate()).ok_or_else(
-            || {
-                ReadError::syntax(
-                    no,
-                    1,
-                    t,
-                    "a result like `まで76手で先手の勝ち`, `まで40手で千日手`, `まで9手詰` or `まで52手で封じ手`",
-                )
-            },
-        )?;
-        b.end(GameEnd::new(kind));
+        return read_closing_line(b, no, rest, warnings);
+    }
+    if keep_note(b, no, t, warnings) {
         return Ok(());
     }
     let chars: Vec<char> = line.chars().collect();
@@ -74,6 +68,8 @@ fn read_line(
                 "a move starting with ▲ or △",
             ));
         }
+        // A move after an illegal one: the illegal one was no foul the game ended with.
+        b.settle_foul(None, warnings)?;
         if b.ended() {
             return Err(ReadError::syntax(
                 no,
@@ -86,8 +82,6 @@ fn read_line(
             .map_err(|(c, e)| ReadError::syntax(no, i + c, &rest, e))?;
         let text: String = rest.chars().take(used).collect();
         let ply = b.pos().ply();
-        let m =
-            resolve_move(b.pos(), &mt).map_err(|kind| ReadError::new(no, i + 1, &text, kind))?;
         let mark_color = match rest.chars().next() {
             Some('▲' | '☗' | '▼') => Color::Black,
             _ => Color::White,
@@ -99,6 +93,19 @@ fn read_line(
             };
             return Err(ReadError::new(no, i + 1, &text, kind));
         }
+        let m = match resolve_move(b.pos(), &mt) {
+            Ok(m) => m,
+            Err(kind) => {
+                let e = ReadError::new(no, i + 1, &text, kind);
+                // The last move of its line may be the foul the result line names.
+                let last_on_line = chars[i + used..].iter().all(|c| c.is_whitespace());
+                if last_on_line && matches!(e.kind, ErrorKind::IllegalMove { .. }) {
+                    b.hold_foul(e, text);
+                    return Ok(());
+                }
+                return Err(e);
+            }
+        };
         b.push(m, None);
         i += used;
     }
@@ -162,7 +169,7 @@ fn write_line(out: &mut String, line: &Line, pos: &mut koma_core::Position, firs
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::EndKind;
+    use crate::{EndKind, GameEnd};
 
     #[test]
     fn round_trip_with_variations_and_comments() {
@@ -204,7 +211,10 @@ mod tests {
         assert!(matches!(e.kind, ErrorKind::IllegalMove { ply: 2, .. }));
         let e = read("▲７六歩 xyz\n").unwrap_err();
         assert_eq!(e.column, 6);
-        let e = read("▲７六歩\nまで1手で何か\n").unwrap_err();
-        assert_eq!(e.line, 2);
+        // A closing line the table of ends does not know is kept as a comment, with a warning.
+        let read = read("▲７六歩\nまで1手で何か\n").unwrap();
+        assert_eq!(read.warnings[0].line, 2);
+        assert_eq!(read.record.main.moves[0].comments, ["まで1手で何か"]);
+        assert!(read.record.main.end.is_none());
     }
 }

@@ -7,11 +7,12 @@
 //! `timeout`, `break`; see [`EndKind::from_usi`]).
 
 use koma_core::usi::{PositionCommandError, UsiPositionError, split_position};
-use koma_core::{FromSfenError, Move, Position};
+use koma_core::{FromSfenError, Move, Position, SfenError};
 
 use crate::bod::check_ply;
 use crate::builder::Builder;
-use crate::{EndKind, ErrorKind, GameEnd, Read, ReadError, Record};
+use crate::error::excerpt;
+use crate::{EndKind, ErrorKind, GameEnd, Read, ReadError, Record, Warning};
 
 /// Reads the first non-empty line as a USI position (`position` optional; `startpos`,
 /// `sfen <4 fields>` or a bare SFEN; then `moves ...`, and an optional end token). Another
@@ -39,15 +40,79 @@ pub fn read(text: &str) -> Result<Read, ReadError> {
             "one position (this text holds several)",
         ));
     }
-    read_line(i + 1, line).map(|record| Read {
-        record,
-        warnings: Vec::new(),
-    })
+    read_line(i + 1, line)
 }
 
 /// Reads one USI position line (line number `no`, for errors). On a bad or illegal move, the
 /// error keeps the moves before it.
-pub fn read_line(no: usize, line: &str) -> Result<Record, ReadError> {
+///
+/// An SFEN without its move number (`… b - moves 7g7f`, as some programs write positions)
+/// starts at move 1, with a warning.
+///
+/// ```
+/// let read = koma_record::usi::read_line(1, "sfen 8k/9/9/9/9/9/9/9/8K b G moves G*1b").unwrap();
+/// assert_eq!(read.record.initial().ply(), 1);
+/// assert_eq!(read.record.main().moves().len(), 1);
+/// assert!(read.warnings[0].message.contains("move number"));
+/// ```
+pub fn read_line(no: usize, line: &str) -> Result<Read, ReadError> {
+    match split_position(line) {
+        Err(e) if is_missing_move_number(&e) => {
+            let (patched, column) = with_move_number(line);
+            let warning = Warning::new(
+                no,
+                "the SFEN has no move number; read as move 1 (`… 1`)".to_owned(),
+            );
+            // Columns after the inserted ` 1` are two more in the patched line than in `line`.
+            read_command(no, &patched)
+                .map_err(|mut e| {
+                    if e.column > column {
+                        e.column -= 2;
+                        e.text = excerpt(&line[byte_at(line, e.column)..]);
+                    }
+                    e
+                })
+                .map(|record| Read {
+                    record,
+                    warnings: vec![warning],
+                })
+        }
+        _ => read_command(no, line).map(|record| Read {
+            record,
+            warnings: Vec::new(),
+        }),
+    }
+}
+
+/// Whether koma-core refused a position only for want of the SFEN's move number.
+fn is_missing_move_number(e: &PositionCommandError) -> bool {
+    matches!(
+        e.error,
+        UsiPositionError::Sfen(FromSfenError::Sfen(SfenError::MissingField {
+            field: "move number"
+        }))
+    )
+}
+
+/// `line` with ` 1` after the SFEN (before `moves`, or at the end), and the character column
+/// the insertion follows.
+fn with_move_number(line: &str) -> (String, usize) {
+    let body = line.trim_end();
+    let at = body
+        .match_indices("moves")
+        .map(|(i, _)| i)
+        .find(|&i| {
+            let before = body[..i].chars().next_back();
+            let after = body[i + "moves".len()..].chars().next();
+            before.is_some_and(char::is_whitespace) && after.is_none_or(char::is_whitespace)
+        })
+        .map_or(body.len(), |i| body[..i].trim_end().len());
+    let column = body[..at].chars().count();
+    (format!("{} 1{}", &body[..at], &body[at..]), column)
+}
+
+/// Reads a `position` line whose SFEN, if any, is whole.
+fn read_command(no: usize, line: &str) -> Result<Record, ReadError> {
     let cmd = split_position(line).map_err(|e| position_error(no, line, e))?;
     check_ply(&cmd.start, no)?;
     let mut b = Builder::new(Record::new(cmd.start));

@@ -60,10 +60,22 @@ fn illegal_position_is_an_error_not_a_panic() {
 /// write back the same, or be an error.
 #[test]
 fn fuzzer_findings() {
-    // A header line with an empty key among the moves.
-    assert!(kif::read("   1 ７六歩(77)\n:03\u{b}:\n").is_err());
-    // A hand line of a diagram among the moves is not a header.
-    assert!(kif::read("   1 ７六歩(77)\n後手の持駒:::\n").is_err());
+    // A header line with an empty key among the moves, and a hand line of a diagram among the
+    // moves (not a header): kept as comments, and read back the same.
+    for text in [
+        "   1 ７六歩(77)\n:03\u{b}:\n",
+        "   1 ７六歩(77)\n後手の持駒:::\n",
+    ] {
+        let read = kif::read(text).unwrap();
+        assert_eq!(read.warnings.len(), 1, "{text:?}");
+        let rec = read.record;
+        assert_eq!(rec.main().moves()[0].comments().len(), 1, "{text:?}");
+        assert_eq!(
+            kif::read(&kif::write(&rec)).unwrap().record,
+            rec,
+            "{text:?}"
+        );
+    }
     // Two 手合割 headers that agree are written as one, and read back the same.
     let text = "手合割：平手\n先手：A\n手合割：平手\n▲７六歩\n";
     let rec = ki2::read(text).unwrap().record;

@@ -79,8 +79,9 @@ fn the_game_in_every_format_has_the_same_moves() {
     assert_eq!(kif.main().moves()[14].time().unwrap().used_ms, 72_000);
     // The total 00:02:09 is the sum of Black's times, so it is recomputed rather than kept.
     assert_eq!(kif.main().moves()[14].time().unwrap().total_ms, None);
-    assert!(kif::write(&kif).contains("  15 ３四飛(24)    ( 1:12/00:02:09)\n"));
-    assert!(kif::write(&csa).contains("  15 ３四飛(24)    ( 1:12/00:02:09)\n"));
+    // Written as the file has it, the time at Kakinoki's column.
+    assert!(kif::write(&kif).contains("  15 ３四飛(24)   ( 1:12/00:02:09)\n"));
+    assert!(kif::write(&csa).contains("  15 ３四飛(24)   ( 1:12/00:02:09)\n"));
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! All logic lives in the koma-record library; this module opens files, parses arguments,
 //! words errors and hints with this command's flags, and prints.
 
+use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 
@@ -162,10 +163,79 @@ fn record_text(
     })
 }
 
+/// An output file written under a name of its own beside FILE and renamed over FILE only when
+/// the conversion has something to show, so that a failed run leaves no empty or partial file
+/// behind and an existing FILE as it was. Dropped without [`PendingFile::commit`], it removes
+/// what it wrote.
+struct PendingFile {
+    tmp: PathBuf,
+    dest: PathBuf,
+    committed: bool,
+}
+
+impl PendingFile {
+    /// Creates the file beside `dest`: `FILE.koma-partial` (or with a number after it), never
+    /// a file that already exists, so no file of the user's is overwritten.
+    fn create(dest: &Path) -> Result<(PendingFile, File), CliError> {
+        let named = |e: std::io::Error| -> CliError { format!("{}: {e}", dest.display()).into() };
+        for n in 0..100u32 {
+            let mut tmp = dest.as_os_str().to_owned();
+            tmp.push(".koma-partial");
+            if n > 0 {
+                tmp.push(n.to_string());
+            }
+            let tmp = PathBuf::from(tmp);
+            match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+                Ok(file) => {
+                    // A file that is replaced keeps its permissions.
+                    if let Ok(meta) = std::fs::metadata(dest) {
+                        let _ = std::fs::set_permissions(&tmp, meta.permissions());
+                    }
+                    let pending = PendingFile {
+                        tmp,
+                        dest: dest.to_owned(),
+                        committed: false,
+                    };
+                    return Ok((pending, file));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(named(e)),
+            }
+        }
+        Err(format!(
+            "{}: 100 files named {}.koma-partial… are in the way",
+            dest.display(),
+            dest.display()
+        )
+        .into())
+    }
+
+    /// Puts the written file in place of the destination.
+    fn commit(mut self) -> Result<(), CliError> {
+        std::fs::rename(&self.tmp, &self.dest)
+            .map_err(|e| format!("{}: {e}", self.dest.display()))?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for PendingFile {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
 /// Where converted records go: one stream, or a file each in a directory.
 enum Sink {
-    /// A writer, and the name of where it writes (for errors).
-    Stream(RecordWriter<Box<dyn std::io::Write>>, String),
+    /// A writer, the name of where it writes (for errors), and the file to put in place when
+    /// the output is a regular file.
+    Stream(
+        RecordWriter<Box<dyn std::io::Write>>,
+        String,
+        Option<PendingFile>,
+    ),
     Dir {
         dir: PathBuf,
         stem: String,
@@ -178,7 +248,7 @@ enum Sink {
 impl Sink {
     fn write(&mut self, text: &str) -> Result<(), CliError> {
         match self {
-            Sink::Stream(w, name) => w
+            Sink::Stream(w, name, _) => w
                 .write_text(text)
                 .map_err(|e| format!("{name}: {}", write_error(e)).into()),
             Sink::Dir {
@@ -198,10 +268,17 @@ impl Sink {
         }
     }
 
-    fn finish(self) -> Result<(), CliError> {
-        if let Sink::Stream(w, name) = self {
-            w.finish()
+    /// Flushes the output; with `keep`, puts an output file in place (else it is removed and
+    /// a file it would have replaced is left as it was).
+    fn finish(self, keep: bool) -> Result<(), CliError> {
+        if let Sink::Stream(w, name, pending) = self {
+            let out = w
+                .finish()
                 .map_err(|e| -> CliError { format!("{name}: {}", write_error(e)).into() })?;
+            drop(out);
+            if let Some(pending) = pending.filter(|_| keep) {
+                pending.commit()?;
+            }
         }
         Ok(())
     }
@@ -232,16 +309,23 @@ fn sink(args: &ConvertArgs) -> Result<Sink, CliError> {
             .as_deref()
             .map_or(Encoding::Utf8, Encoding::for_path)
     });
-    let out: Box<dyn std::io::Write> = match &args.out {
-        Some(path) => Box::new(BufWriter::new(
-            std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?,
-        )),
-        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    let (out, pending): (Box<dyn std::io::Write>, _) = match &args.out {
+        // A device or pipe (`--out /dev/stdout`) is written as it is.
+        Some(path) if Path::new(path).exists() && !Path::new(path).is_file() => {
+            let file = File::create(path).map_err(|e| format!("{path}: {e}"))?;
+            (Box::new(BufWriter::new(file)), None)
+        }
+        Some(path) => {
+            let (pending, file) = PendingFile::create(Path::new(path))?;
+            (Box::new(BufWriter::new(file)), Some(pending))
+        }
+        None => (Box::new(BufWriter::new(std::io::stdout().lock())), None),
     };
     let name = args.out.as_deref().unwrap_or("standard output").to_owned();
     Ok(Sink::Stream(
         RecordWriter::new(out, args.to, encoding),
         name,
+        pending,
     ))
 }
 
@@ -266,7 +350,7 @@ pub fn convert(args: ConvertArgs) -> Result<(), CliError> {
         .into());
     }
     let mut sink = sink(&args)?;
-    let (mut total, mut failures) = (0usize, Vec::new());
+    let (mut total, mut written, mut failures) = (0usize, 0usize, Vec::new());
     for item in first.into_iter().chain(records) {
         total += 1;
         let record = match item {
@@ -291,8 +375,10 @@ pub fn convert(args: ConvertArgs) -> Result<(), CliError> {
             eprintln!("koma: warning: {}: {loss}", args.file);
         }
         sink.write(&record_text(&record, args.to, args.move_number)?)?;
+        written += 1;
     }
-    sink.finish()?;
+    // The good part of a record that failed is written; an output with nothing in it is not.
+    sink.finish(written > 0)?;
     match failures.len() {
         0 => Ok(()),
         1 if total == 1 => Err(failures.remove(0).into()),
@@ -325,7 +411,7 @@ pub fn show(args: ShowArgs) -> Result<(), CliError> {
         print_warnings(&args.input, &read);
         read.record
     } else {
-        usi::read_line(1, &args.input).map_err(|e| {
+        let read = usi::read_line(1, &args.input).map_err(|e| {
             if args.input.contains(char::is_whitespace) || args.input.contains('/') {
                 format!("`{}`: {e}", args.input)
             } else {
@@ -334,7 +420,11 @@ pub fn show(args: ShowArgs) -> Result<(), CliError> {
                     args.input
                 )
             }
-        })?
+        })?;
+        for w in &read.warnings {
+            eprintln!("koma: warning: {w}");
+        }
+        read.record
     };
     let mut out = String::new();
     for key in ["先手", "下手", "後手", "上手", "棋戦", "開始日時"] {

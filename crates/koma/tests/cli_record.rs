@@ -199,3 +199,77 @@ fn one_usi_position_reading() {
     assert!(show.trim_end().ends_with(words), "{show}");
     assert!(moves.trim_end().ends_with(words), "{moves}");
 }
+
+/// `--out FILE` is put in place only when the conversion has something to show: a failed
+/// write (a character the encoding cannot hold, `--move` past the end) or an input with nothing
+/// readable in it leaves no file behind, and an existing FILE as it was; the file written
+/// beside it never replaces a file of the user's.
+#[test]
+fn failed_out_file_leaves_nothing_behind() {
+    let dir = temp("atomic");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("game.kif");
+    let out_s = out.to_str().unwrap();
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    // Nothing there before: nothing there after any failure.
+    let failures: [(&[&str], &str); 3] = [
+        (&["--to", "kif"], "V2.2\nN+先手😀\nPI\n+\n+7776FU\n"),
+        (&["--to", "bod", "--move", "9"], "startpos moves 7g7f"),
+        (&["--to", "kif"], "not a record at all"),
+    ];
+    for (flags, input) in failures {
+        let mut args = vec!["convert", "-", "--out", out_s];
+        args.extend_from_slice(flags);
+        let (ok, _, err) = koma(&args, input);
+        assert!(!ok, "{flags:?}");
+        assert!(err.starts_with("koma: error:"), "{err}");
+        assert!(listing().is_empty(), "{flags:?}: {:?}", listing());
+    }
+    // An existing file is kept as it was through the same failures.
+    std::fs::write(&out, "mine\n").unwrap();
+    // A file in the way of the first temporary name is not touched either.
+    std::fs::write(dir.join("game.kif.koma-partial"), "also mine\n").unwrap();
+    for (flags, input) in failures {
+        let mut args = vec!["convert", "-", "--out", out_s];
+        args.extend_from_slice(flags);
+        let (ok, _, _) = koma(&args, input);
+        assert!(!ok);
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "mine\n");
+        assert_eq!(listing(), ["game.kif", "game.kif.koma-partial"]);
+    }
+    // A conversion that works replaces the file; the good moves of a record with a bad move
+    // are written, with the error.
+    let (ok, _, _) = koma(
+        &["convert", "-", "--to", "usi", "--out", out_s],
+        "startpos moves 7g7f",
+    );
+    assert!(ok);
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "position startpos moves 7g7f\n"
+    );
+    let (ok, _, err) = koma(
+        &["convert", "-", "--to", "usi", "--out", out_s],
+        "startpos moves 7g7f 3c3d 7g7f",
+    );
+    assert!(
+        !ok && err.contains("the 2 moves before it were written"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "position startpos moves 7g7f 3c3d\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("game.kif.koma-partial")).unwrap(),
+        "also mine\n"
+    );
+    assert_eq!(listing(), ["game.kif", "game.kif.koma-partial"]);
+}
