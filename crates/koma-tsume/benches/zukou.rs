@@ -3,19 +3,35 @@
 //! recorded one, total and median time.
 //!
 //! ```text
-//! cargo bench -p koma-tsume --bench zukou -- [--cap SECS] [--hash MiB] [--any] [--only ID,ID]
+//! cargo bench -p koma-tsume --bench zukou -- [--cap SECS] [--nodes N] [--hash MiB] [--any] [--only ID,ID]
+//!     [--off estimates,mate1,lazy,max_drops,tca,floors,tentative]
 //! ```
+//!
+//! `--off` switches accelerators off, to measure each one (node counts are deterministic, so
+//! they compare on a loaded machine).
 
 use std::time::Duration;
 
 use koma_core::Position;
 use koma_tsume::{Cancel, Mode, Options, Outcome, solve};
 
+/// CPU time of this process in seconds (Linux: /proc/self/stat), to compare runs on a loaded
+/// machine; `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn main() {
     let mut cap = 30.0;
     let mut hash = 1024;
+    let mut node_cap: Option<u64> = None;
     let mut mode = Mode::Composer;
     let mut only: Option<Vec<String>> = None;
+    let mut tuning = koma_tsume::Tuning::default();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -29,21 +45,46 @@ fn main() {
                 hash = args[i].parse().expect("MiB");
             }
             "--any" => mode = Mode::Any,
+            "--nodes" => {
+                i += 1;
+                node_cap = Some(args[i].parse().expect("nodes"));
+            }
             "--only" => {
                 i += 1;
                 only = Some(args[i].split(',').map(str::to_string).collect());
+            }
+            "--off" => {
+                i += 1;
+                for name in args[i].split(',') {
+                    match name {
+                        "estimates" => tuning.estimates = false,
+                        "mate1" => tuning.mate1 = false,
+                        "lazy" => tuning.lazy = false,
+                        "max_drops" => tuning.max_drops = false,
+                        "tca" => tuning.tca = false,
+                        "floors" => tuning.floors = false,
+                        "tentative" => tuning.tentative = false,
+                        "none" => {}
+                        other => panic!("unknown accelerator {other}"),
+                    }
+                }
             }
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
         i += 1;
     }
+    let cpu0 = cpu_seconds();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tsume/zukou.jsonl");
     let text = std::fs::read_to_string(path).expect("data/tsume/zukou.jsonl");
-    let opts = Options::default()
+    let mut opts = Options::default()
         .hash_mib(hash)
         .time(Duration::from_secs_f64(cap))
         .mode(mode);
+    opts.tuning = tuning;
+    if let Some(n) = node_cap {
+        opts = opts.nodes(n);
+    }
     let (mut solved, mut agree, mut total) = (0, 0, 0);
     let mut times = Vec::new();
     let mut nodes = 0u64;
@@ -87,8 +128,12 @@ fn main() {
     times.sort();
     let sum: Duration = times.iter().sum();
     let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    let cpu = match (cpu0, cpu_seconds()) {
+        (Some(a), Some(b)) => format!(", cpu {:.1} s", b - a),
+        _ => String::new(),
+    };
     println!(
-        "solved {solved}/{total}, length = record {agree}, total {:.1} s, median {:.3} s, nodes {nodes}",
+        "solved {solved}/{total}, length = record {agree}, total {:.1} s, median {:.3} s, nodes {nodes}{cpu}",
         sum.as_secs_f64(),
         median.as_secs_f64()
     );

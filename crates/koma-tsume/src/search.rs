@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 
 use koma_core::attacks::between;
 use koma_core::{
-    Bitboard, Color, Hand, Move, MoveFilter, MoveList, NonPromotions, PieceKind, Position, Setup,
-    Square,
+    Bitboard, Color, Hand, Move, MoveFilter, MoveList, NonPromotions, Piece, PieceKind, Position,
+    Setup, Square, zobrist,
 };
 
 use crate::hands;
@@ -58,6 +58,11 @@ pub struct Tuning {
     pub max_drops: bool,
     /// Threshold extension where a child was visited at a shallower depth before (TCA).
     pub tca: bool,
+    /// Proof and disproof numbers raised to those of superior and inferior hands' entries.
+    pub floors: bool,
+    /// A drop between the king and a distant checker is proven when the checker moved there
+    /// is (tentative capture; shtsume's futile-interposition test, made exact by the table).
+    pub tentative: bool,
 }
 
 impl Default for Tuning {
@@ -68,6 +73,8 @@ impl Default for Tuning {
             lazy: true,
             max_drops: true,
             tca: true,
+            floors: true,
+            tentative: true,
         }
     }
 }
@@ -138,6 +145,9 @@ pub(crate) struct Shared<'a> {
     pub stop: Option<UnknownReason>,
     pub phase: Phase,
     pub root: (u32, u32),
+    /// A node count at which the current search gives up without stopping the solve (a trial
+    /// with a node budget; `u64::MAX` otherwise).
+    soft_limit: u64,
 }
 
 /// Nodes between looks at the clock and the cancel token.
@@ -169,6 +179,7 @@ impl<'a> Shared<'a> {
             stop: None,
             phase: Phase::Proof,
             root: (1, 1),
+            soft_limit: u64::MAX,
         }
     }
 
@@ -223,6 +234,12 @@ impl<'a> Shared<'a> {
     /// Whether the solve must stop (a limit or a cancel).
     pub(crate) fn stopped(&self) -> bool {
         self.stop.is_some()
+    }
+
+    /// Whether the current search must return: the solve stops, or a trial ran out of nodes.
+    #[inline]
+    fn halted(&self) -> bool {
+        self.stop.is_some() || self.nodes >= self.soft_limit
     }
 }
 
@@ -372,10 +389,21 @@ impl<'w, 'a> Walker<'w, 'a> {
         if self.repeats(ck, ch).is_some() {
             return None;
         }
-        match self.sh.tt.probe(ck, ch).proven {
+        match self.sh.tt.probe(ck, ch, budget).proven {
             Some((len, _)) if len <= budget => Some(len),
             _ => None,
         }
+    }
+
+    /// Whether the table holds a disproof without a bound of the child after `m`.
+    pub(crate) fn child_disproven(&self, m: Move) -> bool {
+        let ck = keys::board_key_after(&self.pos, self.key(), m);
+        let ch = self.hand_after(m);
+        self.sh
+            .tt
+            .probe(ck, ch, LEN_INF)
+            .disproven
+            .is_some_and(|(lo, _)| lo == LEN_INF)
     }
 
     /// The defender's and attacker's hands here.
@@ -496,6 +524,11 @@ impl<'w, 'a> Walker<'w, 'a> {
             self.drop_block()
         };
         let king = self.pos.king(self.pos.side_to_move());
+        let tentative = if !or && tuning.tentative {
+            self.tentative_captures(child_budget)
+        } else {
+            [None; 81]
+        };
         let base = self.kids.len();
         let mut old = false;
         for &m in list.iter() {
@@ -527,18 +560,33 @@ impl<'w, 'a> Walker<'w, 'a> {
             if block.contains(m.to()) && m.from() != king {
                 c.flags |= F_INTERP;
             }
+            let tentative_proof = match m.drop_kind() {
+                Some(kind) => {
+                    tentative[m.to().index()].map(|(len, h)| (len, hands::minus_sat(h, kind)))
+                }
+                None => None,
+            };
             if let Some(d) = self.repeats(ck, ch) {
                 c.pn = INF;
                 c.dn = 0;
                 c.len = LEN_INF;
                 c.rep = d;
+            } else if let Some((len, h)) = tentative_proof {
+                // Taking the dropped piece leads to a proven position (see tentative_captures).
+                c.pn = 0;
+                c.dn = INF;
+                c.len = len;
+                c.res_hand = h;
+                if self.composer && budget != LEN_INF {
+                    c.flags |= F_USELESS | F_TESTED;
+                }
             } else if !or && child_budget == 0 {
                 // An attacker node with no plies left cannot mate, whatever it holds.
                 c.pn = INF;
                 c.dn = 0;
                 c.res_hand = self.all_pieces();
             } else {
-                let p = self.sh.tt.probe(ck, ch);
+                let p = self.sh.tt.probe(ck, ch, child_budget);
                 match (p.proven, p.disproven) {
                     (Some((len, h)), _) if len <= child_budget => {
                         c.pn = 0;
@@ -558,7 +606,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                                 c.pn = pn;
                                 c.dn = dn;
                             }
-                            old |= tuning.tca && d < depth + 1;
+                            old |= tuning.tca && d < depth;
                         }
                         None if p.proven.is_none() && p.disproven.is_none() => {
                             c.flags |= F_NEW;
@@ -566,16 +614,91 @@ impl<'w, 'a> Walker<'w, 'a> {
                         None => {}
                     },
                 }
+                if tuning.floors && c.pn != 0 && c.dn != 0 {
+                    c.pn = c.pn.max(p.floors.0);
+                    c.dn = c.dn.max(p.floors.1);
+                }
                 if !or && c.flags & F_NEW != 0 && tuning.mate1 {
                     self.first_look(&mut c, child_budget);
                 }
             }
             self.kids.push(c);
+            // A winning child settles the node; the rest need not be looked at.
+            let wins = if or {
+                c.pn == 0
+            } else {
+                c.dn == 0 && c.rep == NO_REP && c.flags & F_INTERP == 0
+            };
+            if wins {
+                break;
+            }
         }
         if tuning.lazy {
             self.chain(base, or);
         }
         old
+    }
+
+    /// For each square between the king and a single distant checker: whether the position
+    /// with the checker moved there ("tentative capture": the checking piece took a piece dropped
+    /// there, which then went back to the defender's hand) is proven, and the mate length and
+    /// proof pieces for a drop there: length + 1 (the capture), proof pieces those of that
+    /// position. A drop there is then mated too, since the real capture leaves the attacker one
+    /// piece more and the defender one fewer; and it is a useless interposition by koma's
+    /// definition (the checking piece takes it and mates without it).
+    fn tentative_captures(&mut self, child_budget: u16) -> [Option<(u16, Hand)>; 81] {
+        let mut out = [None; 81];
+        let us = self.pos.side_to_move();
+        let ch = self.pos.checkers();
+        let (Some(k), Some(c)) = (self.pos.king(us), ch.first()) else {
+            return out;
+        };
+        let block = between(k, c);
+        if ch.has_more_than_one() || block.is_empty() || child_budget == 0 {
+            return out;
+        }
+        let Some(checker) = self.pos.piece_at(c) else {
+            return out;
+        };
+        let attacker = self.sh.attacker;
+        let hand = self.hand();
+        let key = self.key();
+        for s in block {
+            let mut kinds = [Some(checker.kind()), None];
+            if checker.kind().can_promote()
+                && (c.in_promotion_zone(attacker) || s.in_promotion_zone(attacker))
+            {
+                kinds[1] = checker.kind().promote();
+            }
+            for kind in kinds.into_iter().flatten() {
+                let tk = key
+                    ^ zobrist::piece_square(checker, c)
+                    ^ zobrist::piece_square(Piece::new(attacker, kind), s);
+                let Some((len, h)) = self.sh.tt.probe(tk, hand, child_budget - 1).proven else {
+                    continue;
+                };
+                if len + 1 > child_budget {
+                    continue;
+                }
+                if !self.capture_is_legal(c, s) {
+                    continue;
+                }
+                if out[s.index()].is_none_or(|(l, _)| len + 1 < l) {
+                    out[s.index()] = Some((len + 1, h));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the attacker's piece on `from` may move to `s` on its line to the defender's king
+    /// without exposing the attacker's own king (双玉).
+    fn capture_is_legal(&self, from: Square, s: Square) -> bool {
+        let Some(ka) = self.pos.king(self.sh.attacker) else {
+            return true;
+        };
+        let occ = self.pos.occupied().without(from).with(s);
+        !self.pos.is_attacked_with(self.pos.side_to_move(), ka, occ)
     }
 
     /// The first look at a new attacker node (a child of this defender node): no check at all
@@ -604,6 +727,13 @@ impl<'w, 'a> Walker<'w, 'a> {
                 c.len = 1;
                 c.res_hand = h;
             }
+        } else {
+            // Remembered, so the next expansion of the parent does not look again.
+            let depth = self.depth();
+            let hand = self.hand();
+            self.sh
+                .tt
+                .store_unknown(c.key, hand, c.pn, c.dn, budget, depth, 0);
         }
         self.pop();
         c.flags &= !F_NEW;
@@ -649,34 +779,24 @@ impl<'w, 'a> Walker<'w, 'a> {
         h
     }
 
-    /// Links the children searched lazily. Attacker: a useless non-promotion after the
-    /// promotion of the same move, until the promotion is disproven. Defender: drops on one
-    /// square one after another, each after the previous one is proven; a non-promotion after
-    /// its promotion likewise.
+    /// Links the interpositions searched lazily: at a defender node, drops on one square are
+    /// searched one after another, each after the previous one is proven (the weaker piece
+    /// first). Non-promotions are not delayed: composed problems often need one (不成), and
+    /// hiding it until the promotion is disproven cost zukou-012 and -033 their solution
+    /// (docs/DECISIONS.md).
     fn chain(&mut self, base: usize, or: bool) {
         let n = self.kids.len() - base;
-        if n < 2 {
+        if or || n < 2 {
             return;
         }
         let mut last_drop = [NO_NEXT; 81];
         for i in 0..n {
             let m = self.kids[base + i].mv;
-            let prev = if m.is_drop() {
-                if or {
-                    continue;
-                }
-                let p = last_drop[m.to().index()];
-                last_drop[m.to().index()] = i as u16;
-                p
-            } else if !m.is_promotion() && self.useless_non_promotion(m) {
-                let promo = Move::new(m.from().unwrap_or(m.to()), m.to(), true);
-                (0..i)
-                    .rev()
-                    .find(|&j| Some(self.kids[base + j].mv) == promo)
-                    .map_or(NO_NEXT, |j| j as u16)
-            } else {
+            if !m.is_drop() {
                 continue;
-            };
+            }
+            let prev = last_drop[m.to().index()];
+            last_drop[m.to().index()] = i as u16;
             if prev != NO_NEXT {
                 self.kids[base + prev as usize].next = i as u16;
                 self.kids[base + i].flags |= F_HIDDEN;
@@ -686,21 +806,6 @@ impl<'w, 'a> Walker<'w, 'a> {
             if self.kids[base + i].visible() {
                 self.reveal_after(base, i, or);
             }
-        }
-    }
-
-    /// A pawn, bishop or rook move that could promote but does not, or a lance that stays
-    /// unpromoted on its second-last rank.
-    fn useless_non_promotion(&self, m: Move) -> bool {
-        let (Some(from), Some(p)) = (m.from(), m.from().and_then(|f| self.pos.piece_at(f))) else {
-            return false;
-        };
-        let us = self.pos.side_to_move();
-        let zone = from.in_promotion_zone(us) || m.to().in_promotion_zone(us);
-        match p.kind() {
-            PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook => zone,
-            PieceKind::Lance => m.to().relative_rank(us) == 2,
-            _ => false,
         }
     }
 
@@ -744,10 +849,27 @@ impl<'w, 'a> Walker<'w, 'a> {
             if r.is_final() {
                 return Some(r);
             }
-            if self.sh.stopped() {
+            if self.sh.halted() {
                 return None;
             }
         }
+    }
+
+    /// As [`Walker::run`], giving up (`None`, the solve going on) after `nodes` more nodes.
+    pub(crate) fn run_trial(&mut self, budget: u16, nodes: u64) -> Option<Res> {
+        let saved = self.sh.soft_limit;
+        self.sh.soft_limit = self.sh.nodes.saturating_add(nodes).min(saved);
+        let r = loop {
+            let r = self.search(INF, INF, budget, false);
+            if r.is_final() {
+                break Some(r);
+            }
+            if self.sh.halted() {
+                break None;
+            }
+        };
+        self.sh.soft_limit = saved;
+        r
     }
 
     fn search(&mut self, mut th_pn: u32, mut th_dn: u32, budget: u16, mut inc: bool) -> Res {
@@ -755,7 +877,7 @@ impl<'w, 'a> Walker<'w, 'a> {
         let or = self.or_node();
         let hand = self.hand();
         let start_nodes = self.sh.nodes;
-        if self.sh.tick() {
+        if self.sh.tick() || self.sh.halted() {
             return Res {
                 pn: 1,
                 dn: 1,
@@ -790,8 +912,17 @@ impl<'w, 'a> Walker<'w, 'a> {
         let result = loop {
             let s = self.summarize(base, or);
             if let Some(i) = s.test_useless {
-                self.settle_interposition(base + i, base, or);
-                continue;
+                if self.settle_interposition(base + i, base, or) {
+                    continue;
+                }
+                // The test was cut short: nothing may be concluded here.
+                break Res {
+                    pn: s.pn.max(1),
+                    dn: s.dn.max(1),
+                    len: 0,
+                    hand,
+                    rep: NO_REP,
+                };
             }
             if s.pn == 0 || s.dn == 0 {
                 break self.finish(base, or, depth, s);
@@ -801,7 +932,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                 th_pn = th_pn.max(s.pn.saturating_add(1));
                 th_dn = th_dn.max(s.dn.saturating_add(1));
             }
-            if s.pn >= th_pn || s.dn >= th_dn || self.sh.stopped() {
+            if s.pn >= th_pn || s.dn >= th_dn || self.sh.halted() {
                 break Res {
                     pn: s.pn,
                     dn: s.dn,
@@ -810,16 +941,11 @@ impl<'w, 'a> Walker<'w, 'a> {
                     rep: NO_REP,
                 };
             }
+            let second = epsilon(s.second);
             let (cth_pn, cth_dn) = if or {
-                (
-                    th_pn.min(s.second.saturating_add(1)),
-                    th_dn.saturating_sub(s.except),
-                )
+                (th_pn.min(second), th_dn.saturating_sub(s.except))
             } else {
-                (
-                    th_pn.saturating_sub(s.except),
-                    th_dn.min(s.second.saturating_add(1)),
-                )
+                (th_pn.saturating_sub(s.except), th_dn.min(second))
             };
             let b = base + s.best;
             let c = self.kids[b];
@@ -873,6 +999,7 @@ impl<'w, 'a> Walker<'w, 'a> {
         let (mut phi, mut second) = (INF, INF);
         let mut best = usize::MAX;
         let (mut sum, mut max) = (0u32, 0u32);
+        let mut maxed = 0u32;
         let mut hidden = false;
         for (i, c) in kids.iter().enumerate() {
             if !c.visible() {
@@ -882,6 +1009,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             let (p, d) = if or { (c.pn, c.dn) } else { (c.dn, c.pn) };
             if c.flags & F_MAX != 0 {
                 max = max.max(d);
+                maxed += 1;
             } else {
                 sum = sum.saturating_add(d);
             }
@@ -909,6 +1037,11 @@ impl<'w, 'a> Walker<'w, 'a> {
             if !kids.iter().any(|c| refuted(c) && !untested(c)) {
                 test_useless = kids.iter().position(|c| refuted(c) && untested(c));
             }
+        }
+        if max > 0 && max < INF {
+            // Similar drops counted once would make the node look too easy: add a quarter of
+            // their number back.
+            max = max.saturating_add(maxed / 4);
         }
         let delta = sum.saturating_add(max).saturating_add(hidden as u32);
         let except = if best == usize::MAX {
@@ -1015,28 +1148,35 @@ impl<'w, 'a> Walker<'w, 'a> {
 
     /// Decides whether the interposition at child `idx` is useless; a useless one counts as
     /// proven and adds nothing to the length.
-    fn settle_interposition(&mut self, idx: usize, base: usize, or: bool) {
+    /// Returns false when the test was cut short by a limit (the child stays untested).
+    fn settle_interposition(&mut self, idx: usize, base: usize, or: bool) -> bool {
         let c = self.kids[idx];
-        self.kids[idx].flags |= F_TESTED;
-        if let Some(h) = self.useless(c.mv) {
-            let k = &mut self.kids[idx];
-            k.flags |= F_USELESS;
-            k.pn = 0;
-            k.dn = INF;
-            k.len = 0;
-            k.res_hand = h;
-            self.reveal_after(base, idx - base, or);
+        match self.useless(c.mv) {
+            Useless::Halted => return false,
+            Useless::Counts => {}
+            Useless::Yes(h) => {
+                let k = &mut self.kids[idx];
+                k.flags |= F_USELESS;
+                k.pn = 0;
+                k.dn = INF;
+                k.len = 0;
+                k.res_hand = h;
+                self.reveal_after(base, idx - base, or);
+            }
         }
+        self.kids[idx].flags |= F_TESTED;
+        true
     }
 
     /// Whether the defender's interposition `m` (at this defender node) is useless (無駄合): the
     /// checking piece takes the interposed piece and the attacker then mates without using it,
-    /// that is with the captured piece in the defender's hand instead. Returns the proof pieces
-    /// of that mate, or `None` if the interposition is not useless (or the solve stopped).
-    pub(crate) fn useless(&mut self, m: Move) -> Option<Hand> {
-        let checker = self.pos.checkers().first()?;
+    /// that is with the captured piece in the defender's hand instead.
+    pub(crate) fn useless(&mut self, m: Move) -> Useless {
+        let Some(checker) = self.pos.checkers().first() else {
+            return Useless::Counts;
+        };
         let s = m.to();
-        let mut found = None;
+        let mut found = Useless::Counts;
         self.pos.do_move(m);
         let taken = self.pos.piece_at(s).map(|p| p.kind().unpromote());
         for promote in [true, false] {
@@ -1051,14 +1191,16 @@ impl<'w, 'a> Walker<'w, 'a> {
             self.pos.undo_move();
             let Some(pos) = without else { continue };
             let mut inner = Walker::new(self.sh, pos, false);
-            if let Some(r) = inner.run(LEN_INF)
-                && r.pn == 0
-            {
-                found = Some(r.hand);
-                break;
-            }
-            if self.sh.stopped() {
-                break;
+            match inner.run(LEN_INF) {
+                Some(r) if r.pn == 0 => {
+                    found = Useless::Yes(r.hand);
+                    break;
+                }
+                Some(_) => {}
+                None => {
+                    found = Useless::Halted;
+                    break;
+                }
             }
         }
         self.pos.undo_move();
@@ -1079,6 +1221,17 @@ impl<'w, 'a> Walker<'w, 'a> {
     }
 }
 
+/// The verdict of [`Walker::useless`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Useless {
+    /// Useless; the proof pieces of the mate without the captured piece.
+    Yes(Hand),
+    /// Not useless: it counts.
+    Counts,
+    /// A limit cut the test short.
+    Halted,
+}
+
 /// What [`Walker::summarize`] found.
 #[derive(Clone, Copy, Debug)]
 struct Summary {
@@ -1092,6 +1245,15 @@ struct Summary {
     except: u32,
     /// A disproving interposition whose uselessness is not tested yet.
     test_useless: Option<usize>,
+}
+
+/// The threshold of the best child's number from the second best's: one more (Nagai), or with
+/// the 1+ε trick (Pawlewicz and Lew 2007) a share more, so that a child is not left the moment
+/// its number passes its sibling's.
+#[inline]
+fn epsilon(second: u32) -> u32 {
+    let plus = (second as u64 / 4).max(1);
+    (second as u64 + plus).min(INF as u64) as u32
 }
 
 /// The budget of a child.

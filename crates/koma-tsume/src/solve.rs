@@ -3,7 +3,7 @@
 use koma_core::{Move, Position};
 
 use crate::order;
-use crate::search::{Res, Shared, Walker};
+use crate::search::{Res, Shared, Useless, Walker};
 use crate::table::LEN_INF;
 use crate::verify::verify;
 use crate::{
@@ -92,7 +92,7 @@ pub(crate) fn prove_and_answer(w: &mut Walker, pos: &Position, composer: bool) -
     if !composer {
         return finish(pos, fallback, false);
     }
-    match composer_line(w, proof) {
+    match composer_line(w, proof, &fallback) {
         Ok(line) => finish(pos, line, true),
         Err(Halt::Stopped) => finish(pos, fallback, false),
         Err(Halt::Inconsistent) => Outcome::Unknown(UnknownReason::Inconsistent),
@@ -197,7 +197,8 @@ fn walk_any(w: &mut Walker, upper: u16, line: &mut Vec<Move>) -> Result<(), Halt
 
 /// The composer's answer: settles the exact mate length, then walks down choosing by the
 /// rules (docs/tsume.md).
-fn composer_line(w: &mut Walker, proof: Res) -> Result<Vec<Move>, Halt> {
+fn composer_line(w: &mut Walker, proof: Res, line: &[Move]) -> Result<Vec<Move>, Halt> {
+    refute_alternatives(w, line)?;
     let length = shortest(w, proof.len)?;
     composer_line_from(w, length)
 }
@@ -257,11 +258,79 @@ fn walk_composer(w: &mut Walker, length: u16, line: &mut Vec<Move>) -> Result<()
 /// canonical order that mates in `len - 1` more.
 fn shortest_check(w: &mut Walker, len: u16) -> Result<Move, Halt> {
     for m in order::moves(&w.pos, true) {
-        if query(w, m, len - 1)?.pn == 0 {
+        if mates_within(w, m, len - 1)? {
             return Ok(m);
         }
     }
     Err(Halt::Inconsistent)
+}
+
+/// Nodes of the first trials of [`mates_within`].
+const TRIAL_NODES: u64 = 10_000;
+
+/// Whether the attacker's move `m` mates within `budget` plies after it. Two searches race with
+/// node budgets that double: without a bound and with `budget`. A move with no mate at all is
+/// often refuted far more cheaply without the bound (a bounded refutation must refute every long
+/// line of checks up to the bound, and cannot reuse results across depths); a bounded search
+/// settles the moves that mate, but not soon enough. The answer is the same either way; only
+/// the cost differs.
+pub(crate) fn mates_within(w: &mut Walker, m: Move, budget: u16) -> Result<bool, Halt> {
+    w.push(m);
+    let r = (|| {
+        let mut nodes = TRIAL_NODES;
+        loop {
+            if let Some(r) = w.run_trial(LEN_INF, nodes) {
+                if r.dn == 0 {
+                    return Ok(false);
+                }
+                if r.len <= budget {
+                    return Ok(true);
+                }
+                // It mates, later than `budget`, or so the proof says: only the bounded search
+                // can tell.
+                return Ok(w.run(budget).ok_or(Halt::Stopped)?.pn == 0);
+            }
+            if let Some(r) = w.run_trial(budget, nodes) {
+                return Ok(r.pn == 0);
+            }
+            if w.sh.stopped() {
+                return Err(Halt::Stopped);
+            }
+            nodes = nodes.saturating_mul(2);
+        }
+    })();
+    w.pop();
+    r
+}
+
+/// Refutes the other checks along `line` without a bound where a short unbounded search can:
+/// the exact-length searches then find those refutations in the table at every budget.
+fn refute_alternatives(w: &mut Walker, line: &[Move]) -> Result<(), Halt> {
+    let mut played = 0;
+    let r = (|| {
+        for &m in line {
+            if w.or_node() {
+                for c in order::moves(&w.pos, true) {
+                    if c == m || w.child_disproven(c) {
+                        continue;
+                    }
+                    w.push(c);
+                    let r = w.run_trial(LEN_INF, TRIAL_NODES);
+                    w.pop();
+                    if r.is_none() && w.sh.stopped() {
+                        return Err(Halt::Stopped);
+                    }
+                }
+            }
+            w.push(m);
+            played += 1;
+        }
+        Ok(())
+    })();
+    for _ in 0..played {
+        w.pop();
+    }
+    r
 }
 
 /// The defences that count at a defender node: its evasions in canonical order without the
@@ -272,12 +341,10 @@ pub(crate) fn defences(w: &mut Walker) -> Result<Vec<Move>, Halt> {
     let king = w.pos.king(w.pos.side_to_move());
     for m in order::moves(&w.pos, false) {
         if block.contains(m.to()) && m.from() != king {
-            let useless = w.useless(m).is_some();
-            if w.sh.stopped() {
-                return Err(Halt::Stopped);
-            }
-            if useless {
-                continue;
+            match w.useless(m) {
+                Useless::Yes(_) => continue,
+                Useless::Counts => {}
+                Useless::Halted => return Err(Halt::Stopped),
             }
         }
         out.push(m);
@@ -336,9 +403,14 @@ mod tests {
     fn bounded_searches_settle_small_problems() {
         // zukou-002 (21 plies): proofs and disproofs of a few budgets.
         let sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1";
-        for b in [1u16, 3, 5, 7, 9, 11, 13] {
-            let (r, nodes) = shared_run(sfen, b);
-            eprintln!("budget {b}: {r:?} nodes {nodes}");
+        for b in [1u16, 3, 5, 7, 9, 11, 13, 19, 21, 23] {
+            let (r, _) = shared_run(sfen, b);
+            let r = r.expect("within the node limit");
+            if b < 21 {
+                assert!(r.dn == 0 && r.len >= b, "budget {b}: {r:?}");
+            } else {
+                assert!(r.pn == 0 && r.len <= b, "budget {b}: {r:?}");
+            }
         }
     }
 }

@@ -43,6 +43,9 @@ pub(crate) struct Probe {
     pub disproven: Option<(u16, Hand)>,
     /// Numbers of the exact hand: (pn, dn, budget, shallowest depth seen).
     pub unknown: Option<(u32, u32, u16, u16)>,
+    /// Lower bounds from other hands for the same budget: a weaker attacker is at least as hard
+    /// to prove (pn), a stronger one at least as hard to disprove (dn).
+    pub floors: (u32, u32),
 }
 
 /// The table. All memory is allocated at construction.
@@ -108,7 +111,7 @@ impl Table {
 
     /// Everything known about `key` with the attacker holding `hand`, for a length budget.
     #[inline]
-    pub(crate) fn probe(&self, key: u64, hand: Hand) -> Probe {
+    pub(crate) fn probe(&self, key: u64, hand: Hand, budget: u16) -> Probe {
         let mut out = Probe::default();
         let h = self.home(key);
         for w in &self.slots[h..h + WINDOW] {
@@ -131,6 +134,14 @@ impl Table {
                 }
                 UNKNOWN if eh == hand => {
                     out.unknown = Some(((w[1] >> 32) as u32, w[2] as u32, len, (w[3] >> 16) as u16))
+                }
+                UNKNOWN if len == budget => {
+                    if eh.is_superior_or_equal(hand) {
+                        out.floors.0 = out.floors.0.max((w[1] >> 32) as u32);
+                    }
+                    if hand.is_superior_or_equal(eh) {
+                        out.floors.1 = out.floors.1.max(w[2] as u32);
+                    }
                 }
                 _ => {}
             }
