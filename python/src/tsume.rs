@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use koma_core::{Hand, Move, Position, hands_sfen};
-use koma_tsume::{Cancel, Finding, Mode, Options, Outcome, UnknownReason, Verdict};
+use koma_tsume::{Cancel, Finding, Mode, Options, Outcome, Verdict};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -52,17 +52,6 @@ fn hand(h: Hand) -> String {
     hands_sfen(&[h, Hand::EMPTY])
 }
 
-fn reason(r: UnknownReason) -> &'static str {
-    match r {
-        UnknownReason::Time => "time",
-        UnknownReason::Nodes => "nodes",
-        UnknownReason::Memory => "memory",
-        UnknownReason::Cancelled => "cancelled",
-        UnknownReason::Depth => "depth",
-        UnknownReason::Inconsistent => "inconsistent",
-    }
-}
-
 /// Solves a mate problem (the side to move attacks). Returns a dict: `outcome` ('mate',
 /// 'no_mate', 'unknown'), for a mate `moves` (USI), `leftover` (pieces left in hand, SFEN hand
 /// letters), `optimal`; for unknown `reason`; and `nodes`, `seconds`.
@@ -90,7 +79,7 @@ pub fn tsume_solve<'py>(
         Outcome::NoMate => d.set_item("outcome", "no_mate")?,
         Outcome::Unknown(r) => {
             d.set_item("outcome", "unknown")?;
-            d.set_item("reason", reason(*r))?;
+            d.set_item("reason", r.name())?;
         }
     }
     d.set_item("nodes", sol.stats.nodes)?;
@@ -139,7 +128,7 @@ pub fn tsume_check<'py>(
         Verdict::Flawed => "flawed",
         Verdict::NoMate => "no_mate",
         Verdict::Unknown(r) => {
-            d.set_item("reason", reason(r))?;
+            d.set_item("reason", r.name())?;
             "unknown"
         }
     };

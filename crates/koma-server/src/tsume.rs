@@ -5,9 +5,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use koma_core::{Hand, Move, Position, hands_sfen};
-use koma_tsume::{
-    Cancel, Check, Finding, Options, Outcome, Phase, Progress, Solution, UnknownReason, Verdict,
-};
+use koma_tsume::{Cancel, Check, Finding, Options, Outcome, Phase, Progress, Solution, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
@@ -114,17 +112,6 @@ fn hand_text(h: Hand) -> String {
     hands_sfen(&[h, Hand::default()])
 }
 
-fn reason_name(r: UnknownReason) -> &'static str {
-    match r {
-        UnknownReason::Time => "time",
-        UnknownReason::Nodes => "nodes",
-        UnknownReason::Memory => "memory",
-        UnknownReason::Cancelled => "cancelled",
-        UnknownReason::Depth => "depth",
-        UnknownReason::Inconsistent => "inconsistent",
-    }
-}
-
 fn phase_name(p: Phase) -> String {
     match p {
         Phase::Proof => "proof".into(),
@@ -213,7 +200,7 @@ fn solution_json(pos: &Position, sol: &Solution) -> serde_json::Value {
             "optimal": a.optimal,
         }),
         Outcome::NoMate => json!({"outcome": "no_mate"}),
-        Outcome::Unknown(r) => json!({"outcome": "unknown", "reason": reason_name(*r)}),
+        Outcome::Unknown(r) => json!({"outcome": "unknown", "reason": r.name()}),
     };
     v["nodes"] = json!(sol.stats.nodes);
     v["elapsed_secs"] = json!(sol.stats.elapsed.as_secs_f64());
@@ -225,7 +212,7 @@ fn check_json(pos: &Position, c: &Check) -> serde_json::Value {
     let (outcome, reason) = match c.verdict {
         Verdict::Sound | Verdict::Flawed => ("mate", None),
         Verdict::NoMate => ("no_mate", None),
-        Verdict::Unknown(r) => ("unknown", Some(reason_name(r))),
+        Verdict::Unknown(r) => ("unknown", Some(r.name())),
     };
     let mut v = json!({
         "outcome": outcome,

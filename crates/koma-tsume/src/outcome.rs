@@ -45,6 +45,49 @@ pub enum UnknownReason {
     Inconsistent,
 }
 
+impl UnknownReason {
+    /// Every reason, in declaration order.
+    pub const ALL: [UnknownReason; 6] = [
+        UnknownReason::Time,
+        UnknownReason::Nodes,
+        UnknownReason::Memory,
+        UnknownReason::Cancelled,
+        UnknownReason::Depth,
+        UnknownReason::Inconsistent,
+    ];
+
+    /// The reason's name for programs, the same as in JSON: `time`, `nodes`, `memory`,
+    /// `cancelled`, `depth`, `inconsistent`.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnknownReason::Time => "time",
+            UnknownReason::Nodes => "nodes",
+            UnknownReason::Memory => "memory",
+            UnknownReason::Cancelled => "cancelled",
+            UnknownReason::Depth => "depth",
+            UnknownReason::Inconsistent => "inconsistent",
+        }
+    }
+}
+
+/// For people: what happened, as a clause (`the time limit was reached`).
+impl std::fmt::Display for UnknownReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            UnknownReason::Time => "the time limit was reached",
+            UnknownReason::Nodes => "the node limit was reached",
+            UnknownReason::Memory => {
+                "the transposition table could not hold what the search needed"
+            }
+            UnknownReason::Cancelled => "cancelled",
+            UnknownReason::Depth => "lines longer than the solver's ply limit were cut off",
+            UnknownReason::Inconsistent => {
+                "the solver contradicted itself (a bug: please report the position)"
+            }
+        })
+    }
+}
+
 /// A mate: the line and what is left at its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
@@ -144,4 +187,19 @@ pub enum Phase {
         /// The ply being checked.
         ply: u32,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnknownReason;
+
+    #[test]
+    fn reason_names_are_the_json_names() {
+        for r in UnknownReason::ALL {
+            assert_eq!(
+                serde_json::to_string(&r).expect("a reason serialises"),
+                format!("\"{}\"", r.name())
+            );
+        }
+    }
 }

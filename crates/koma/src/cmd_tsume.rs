@@ -360,16 +360,11 @@ fn hand_text(hand: Hand) -> String {
     format!("{} ({})", names.join(" "), koma_tsume::hand_letters(hand))
 }
 
-fn reason_text(why: UnknownReason) -> &'static str {
+/// Why a solve stopped, for people, with the option that helps where one does.
+fn reason_text(why: UnknownReason) -> String {
     match why {
-        UnknownReason::Time => "the time limit was reached",
-        UnknownReason::Nodes => "the node limit was reached",
-        UnknownReason::Memory => "the hash could not hold what the search needed (try more --hash)",
-        UnknownReason::Cancelled => "cancelled",
-        UnknownReason::Depth => "lines longer than the solver's ply limit were cut off",
-        UnknownReason::Inconsistent => {
-            "the solver contradicted itself (a bug: please report the position)"
-        }
+        UnknownReason::Memory => format!("{why} (try more --hash)"),
+        _ => why.to_string(),
     }
 }
 
