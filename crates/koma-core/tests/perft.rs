@@ -1,6 +1,7 @@
 //! Perft against published counts. The deep cases are `#[ignore]`d and run in release by `.ci/run`.
 
-use koma_core::{Position, perft::perft};
+use koma_core::Position;
+use koma_core::perft::{Counting, divide, divide_threaded, perft};
 
 const STARTPOS_COUNTS: [u64; 6] = [30, 900, 25_470, 719_731, 19_861_490, 547_581_517];
 const MIDGAME: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";
@@ -28,6 +29,42 @@ fn midgame_shallow() {
 #[test]
 fn max_moves_shallow() {
     check(MAX_MOVES, &MAX_MOVES_COUNTS, 1..=2);
+}
+
+/// The split by root move adds up to the published count, is the same on any number of threads
+/// and with either way of counting, and names each legal move once.
+#[test]
+fn divide_adds_up_on_any_thread_count() {
+    for (sfen, counts) in [
+        (MIDGAME, &MIDGAME_COUNTS[..]),
+        (MAX_MOVES, &MAX_MOVES_COUNTS),
+    ] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let split = divide(&pos, 2);
+        assert_eq!(
+            split.iter().map(|&(_, n)| n).sum::<u64>(),
+            counts[1],
+            "{sfen}"
+        );
+        assert_eq!(split.len() as u64, counts[0]);
+        assert!(
+            split
+                .iter()
+                .map(|&(m, _)| m)
+                .eq(pos.legal_moves().iter().copied())
+        );
+        for threads in [0, 1, 2, 7, 1000] {
+            for counting in [Counting::Bulk, Counting::Materialized] {
+                assert_eq!(
+                    divide_threaded(&pos, 2, counting, threads),
+                    split,
+                    "{threads}"
+                );
+            }
+        }
+        assert!(divide(&pos, 0).is_empty());
+        assert!(divide(&pos, 1).iter().all(|&(_, n)| n == 1));
+    }
 }
 
 #[test]

@@ -3,7 +3,8 @@
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use koma_core::{Move, MoveFilter, NonPromotions, Position, perft, usi};
+use koma_core::perft::{self, Counting};
+use koma_core::{MoveFilter, NonPromotions, Position, usi};
 
 use crate::CliError;
 
@@ -56,18 +57,12 @@ pub fn perft(args: PerftArgs) -> Result<(), CliError> {
         return Err("--threads must be at least 1".into());
     }
     let start = Instant::now();
-    let count = |p: &Position, d: u32| {
-        if args.materialized {
-            perft::perft_materialized(p, d)
-        } else {
-            perft::perft(p, d)
-        }
-    };
-    let root: Vec<(Move, u64)> = if args.depth == 0 {
-        Vec::new()
+    let counting = if args.materialized {
+        Counting::Materialized
     } else {
-        per_root_move(&pos, args.depth, args.threads, &count)
+        Counting::Bulk
     };
+    let root = perft::divide_threaded(&pos, args.depth, counting, args.threads);
     let nodes = if args.depth == 0 {
         1
     } else {
@@ -97,37 +92,6 @@ pub fn perft(args: PerftArgs) -> Result<(), CliError> {
         println!("nodes {nodes}  time {secs:.3} s  {mnps:.1} Mnps");
     }
     Ok(())
-}
-
-/// Counts below each root move, sharing the root moves among `threads` workers.
-fn per_root_move(
-    pos: &Position,
-    depth: u32,
-    threads: usize,
-    count: &(dyn Fn(&Position, u32) -> u64 + Sync),
-) -> Vec<(Move, u64)> {
-    let moves: Vec<Move> = pos.legal_moves().to_vec();
-    let mut results = vec![0u64; moves.len()];
-    std::thread::scope(|s| {
-        let chunks: Vec<_> = results
-            .chunks_mut(moves.len().div_ceil(threads).max(1))
-            .collect();
-        let mut offset = 0;
-        for chunk in chunks {
-            let first = offset;
-            offset += chunk.len();
-            let moves = &moves;
-            s.spawn(move || {
-                let mut p = pos.clone();
-                for (i, slot) in chunk.iter_mut().enumerate() {
-                    p.do_move(moves[first + i]);
-                    *slot = count(&p, depth - 1);
-                    p.undo_move();
-                }
-            });
-        }
-    });
-    moves.into_iter().zip(results).collect()
 }
 
 /// Which moves `koma moves` lists.
