@@ -365,107 +365,133 @@ impl PositionText {
         self.board.get_or_insert([None; 81])
     }
 
+    /// One `P` statement: the handicap form `PI`, a rank `P1`..`P9` or the pieces of a colour.
     fn statement(&mut self, no: usize, col: usize, stmt: &str) -> Result<(), ReadError> {
         if self.first_line == 0 {
             self.first_line = no;
         }
         let chars: Vec<char> = stmt.chars().collect();
         match chars.get(1) {
-            Some('I') => {
-                let start = Setup::from_sfen(STARTPOS_SFEN)
-                    .map_err(|_| ReadError::syntax(no, col, stmt, "PI"))?;
-                *self.board() = start.board;
-                for (i, item) in chars[2..].chunks(4).enumerate() {
-                    let text: String = item.iter().collect();
-                    let c = col + 2 + 4 * i;
-                    let sq = text.get(..2).and_then(square).ok_or_else(|| {
-                        ReadError::syntax(no, c, &text, "a square like 82 to take off")
-                    })?;
-                    let kind = text.get(2..4).and_then(piece_kind);
-                    let there = self.board()[sq.index()];
-                    if kind.is_none() || there.map(Piece::kind) != kind {
-                        return Err(ReadError::syntax(
-                            no,
-                            c,
-                            &text,
-                            "a square and the piece standing there, like 82HI",
-                        ));
-                    }
-                    self.board()[sq.index()] = None;
-                }
-            }
-            Some(&d @ '1'..='9') => {
-                let rank = d as u8 - b'0';
-                for file in (1..=9u8).rev() {
-                    let i = 2 + 3 * (9 - file as usize);
-                    let cell: String = chars
-                        .get(i..i + 3)
-                        .map_or_else(String::new, |c| c.iter().collect());
-                    let c = col + i;
-                    let piece = match cell.trim_end() {
-                        " *" | "" if cell.len() <= 3 => None,
-                        _ => {
-                            let color = cell.chars().next().and_then(color_of);
-                            let kind = cell.get(1..3).and_then(piece_kind);
-                            match (color, kind) {
-                                (Some(color), Some(kind)) => Some(Piece::new(color, kind)),
-                                _ => {
-                                    return Err(ReadError::syntax(
-                                        no,
-                                        c,
-                                        &cell,
-                                        "a cell like `+FU`, `-KY` or ` * `",
-                                    ));
-                                }
-                            }
-                        }
-                    };
-                    let sq = Square::from_file_rank(file, rank).unwrap_or_else(|| unreachable!());
-                    self.board()[sq.index()] = piece;
-                }
-                if chars.len() > 29 {
-                    return Err(ReadError::syntax(
-                        no,
-                        col + 29,
-                        &chars[29..].iter().collect::<String>(),
-                        "the end of the row after nine cells",
-                    ));
-                }
-                self.rows[rank as usize - 1] = true;
-            }
+            Some('I') => self.handicap(no, col, stmt, &chars),
+            Some(&d @ '1'..='9') => self.row(no, col, d as u8 - b'0', &chars),
             Some(&s @ ('+' | '-')) => {
                 let color = color_of(s).unwrap_or(Color::Black);
-                for (i, item) in chars[2..].chunks(4).enumerate() {
-                    let text: String = item.iter().collect();
-                    let c = col + 2 + 4 * i;
-                    let bad = || {
-                        ReadError::syntax(
-                            no,
-                            c,
-                            &text,
-                            "a piece like 00KI (in hand), 55FU (on the board) or 00AL (all the rest)",
-                        )
-                    };
-                    if text == "00AL" {
-                        self.rest = Some(color);
-                        continue;
-                    }
-                    let kind = text.get(2..4).and_then(piece_kind).ok_or_else(bad)?;
-                    if text.starts_with("00") {
-                        let hand = &mut self.hands[color.index()];
-                        if !kind.is_hand_kind() {
-                            return Err(bad());
+                self.pieces(no, col, color, &chars)
+            }
+            _ => Err(ReadError::syntax(no, col, stmt, "PI, P1..P9, P+ or P-")),
+        }
+    }
+
+    /// `PI` with the pieces taken off the standard start (`PI82HI22KA`).
+    fn handicap(
+        &mut self,
+        no: usize,
+        col: usize,
+        stmt: &str,
+        chars: &[char],
+    ) -> Result<(), ReadError> {
+        let start =
+            Setup::from_sfen(STARTPOS_SFEN).map_err(|_| ReadError::syntax(no, col, stmt, "PI"))?;
+        *self.board() = start.board;
+        for (i, item) in chars[2..].chunks(4).enumerate() {
+            let text: String = item.iter().collect();
+            let c = col + 2 + 4 * i;
+            let sq = text
+                .get(..2)
+                .and_then(square)
+                .ok_or_else(|| ReadError::syntax(no, c, &text, "a square like 82 to take off"))?;
+            let kind = text.get(2..4).and_then(piece_kind);
+            let there = self.board()[sq.index()];
+            if kind.is_none() || there.map(Piece::kind) != kind {
+                return Err(ReadError::syntax(
+                    no,
+                    c,
+                    &text,
+                    "a square and the piece standing there, like 82HI",
+                ));
+            }
+            self.board()[sq.index()] = None;
+        }
+        Ok(())
+    }
+
+    /// `P1`..`P9`: one rank, nine cells from file 9 to file 1.
+    fn row(&mut self, no: usize, col: usize, rank: u8, chars: &[char]) -> Result<(), ReadError> {
+        for file in (1..=9u8).rev() {
+            let i = 2 + 3 * (9 - file as usize);
+            let cell: String = chars
+                .get(i..i + 3)
+                .map_or_else(String::new, |c| c.iter().collect());
+            let c = col + i;
+            let piece = match cell.trim_end() {
+                " *" | "" if cell.len() <= 3 => None,
+                _ => {
+                    let color = cell.chars().next().and_then(color_of);
+                    let kind = cell.get(1..3).and_then(piece_kind);
+                    match (color, kind) {
+                        (Some(color), Some(kind)) => Some(Piece::new(color, kind)),
+                        _ => {
+                            return Err(ReadError::syntax(
+                                no,
+                                c,
+                                &cell,
+                                "a cell like `+FU`, `-KY` or ` * `",
+                            ));
                         }
-                        *hand = hand
-                            .with_count(kind, hand.count(kind) + 1)
-                            .ok_or_else(bad)?;
-                    } else {
-                        let sq = text.get(..2).and_then(square).ok_or_else(bad)?;
-                        self.board()[sq.index()] = Some(Piece::new(color, kind));
                     }
                 }
+            };
+            let sq = Square::from_file_rank(file, rank).unwrap_or_else(|| unreachable!());
+            self.board()[sq.index()] = piece;
+        }
+        if chars.len() > 29 {
+            return Err(ReadError::syntax(
+                no,
+                col + 29,
+                &chars[29..].iter().collect::<String>(),
+                "the end of the row after nine cells",
+            ));
+        }
+        self.rows[rank as usize - 1] = true;
+        Ok(())
+    }
+
+    /// `P+`/`P-`: pieces of one colour on squares or in hand (`00`), or all the rest (`00AL`).
+    fn pieces(
+        &mut self,
+        no: usize,
+        col: usize,
+        color: Color,
+        chars: &[char],
+    ) -> Result<(), ReadError> {
+        for (i, item) in chars[2..].chunks(4).enumerate() {
+            let text: String = item.iter().collect();
+            let c = col + 2 + 4 * i;
+            let bad = || {
+                ReadError::syntax(
+                    no,
+                    c,
+                    &text,
+                    "a piece like 00KI (in hand), 55FU (on the board) or 00AL (all the rest)",
+                )
+            };
+            if text == "00AL" {
+                self.rest = Some(color);
+                continue;
             }
-            _ => return Err(ReadError::syntax(no, col, stmt, "PI, P1..P9, P+ or P-")),
+            let kind = text.get(2..4).and_then(piece_kind).ok_or_else(bad)?;
+            if text.starts_with("00") {
+                let hand = &mut self.hands[color.index()];
+                if !kind.is_hand_kind() {
+                    return Err(bad());
+                }
+                *hand = hand
+                    .with_count(kind, hand.count(kind) + 1)
+                    .ok_or_else(bad)?;
+            } else {
+                let sq = text.get(..2).and_then(square).ok_or_else(bad)?;
+                self.board()[sq.index()] = Some(Piece::new(color, kind));
+            }
         }
         Ok(())
     }
