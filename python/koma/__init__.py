@@ -5,6 +5,8 @@
 - :class:`Board`: one position (legal moves, push/pop, labels, features, game records through
   koma-record); :func:`record_examples` turns a record into (features, labels) for supervised
   learning.
+- :mod:`koma.hasami`: hasami shogi as a vector environment, in self-play or against koma's
+  hasami agents (``koma.hasami.VecEnv``).
 - :mod:`koma.tensor`: the constant-tensor (einsum) formulation of the rules, an executable
   reference on numpy or torch.
 
@@ -22,6 +24,7 @@ from koma._koma import (
     SfenError,
     record_examples,
 )
+from koma import hasami
 from koma.env import VecEnv
 
 __all__ = [
@@ -35,4 +38,5 @@ __all__ = [
     "SfenError",
     "record_examples",
     "VecEnv",
+    "hasami",
 ]

@@ -23,7 +23,7 @@ pub struct NativeBatch {
     batch: Batch,
 }
 
-fn autoreset(mode: &str) -> PyResult<AutoReset> {
+pub(crate) fn autoreset(mode: &str) -> PyResult<AutoReset> {
     match mode {
         "next_step" => Ok(AutoReset::NextStep),
         "same_step" => Ok(AutoReset::SameStep),
@@ -34,7 +34,7 @@ fn autoreset(mode: &str) -> PyResult<AutoReset> {
     }
 }
 
-fn autoreset_name(mode: AutoReset) -> &'static str {
+pub(crate) fn autoreset_name(mode: AutoReset) -> &'static str {
     match mode {
         AutoReset::NextStep => "next_step",
         AutoReset::SameStep => "same_step",

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 mod batch;
 mod board;
+mod hasami;
 mod tsume;
 
 pyo3::create_exception!(
@@ -34,7 +35,7 @@ fn batch_error(e: koma_batch::BatchError) -> PyErr {
     match e {
         E::Position { .. } => SfenError::new_err(e.to_string()),
         E::Illegal { .. } | E::Replay { .. } => IllegalMoveError::new_err(e.to_string()),
-        E::Length { .. } | E::OutOfRange { .. } | E::Empty => {
+        E::Length { .. } | E::OutOfRange { .. } | E::Empty | E::Settings(_) => {
             pyo3::exceptions::PyValueError::new_err(e.to_string())
         }
     }
@@ -53,5 +54,7 @@ fn _koma(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("STARTPOS_SFEN", koma_core::STARTPOS_SFEN)?;
     m.add_class::<batch::NativeBatch>()?;
     m.add_class::<board::Board>()?;
+    m.add_class::<hasami::NativeHasami>()?;
+    m.add("HASAMI_NUM_ACTIONS", koma_batch::hasami::NUM_ACTIONS)?;
     Ok(())
 }

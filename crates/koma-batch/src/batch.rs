@@ -126,6 +126,9 @@ pub enum BatchError {
         /// The position, as SFEN.
         sfen: String,
     },
+    /// Settings that cannot make a game (for example an opening as long as the ply limit).
+    #[error("{0}")]
+    Settings(String),
 }
 
 /// One game of a batch as it can be stored and rebuilt ([`Batch::games`],

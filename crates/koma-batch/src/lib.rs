@@ -11,6 +11,8 @@
 //!   dense ([`Batch::legal_moves_mat`]) or sparse ([`Batch::legal_moves_sparse`]).
 //! - [`features`]: dlshogi's 119 input planes, as cshogi's `make_input_features`
 //!   ([`Batch::features`]).
+//! - [`hasami`]: hasami shogi games of koma-hasami stepped together, in self-play or against one
+//!   of its agents playing the other side inside the step ([`hasami::HasamiBatch`]).
 //!
 //! The rules are koma-core's: each game is a [`koma_core::Position`], and the legal moves of
 //! every current position are generated once per step by koma-core's generator and shared by the
@@ -36,6 +38,7 @@
 
 mod batch;
 pub mod features;
+pub mod hasami;
 pub mod label;
 pub mod tensor;
 
