@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::api::{ApiJson, ApiPath, Session, random_id};
 use crate::db::GameRow;
 use crate::error::{ApiError, ErrorBody};
+use crate::request::{ApiJson, ApiPath, Session, random_id};
 
 /// The agents the page offers (any agent name koma-hasami reads is accepted within the limits).
 pub const AGENTS: [&str; 6] = [

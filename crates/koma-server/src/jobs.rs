@@ -85,6 +85,10 @@ impl JobCtx<'_> {
 /// What a job's run gives: a result, or why it failed (a sentence for a person).
 pub type JobOutcome = Result<serde_json::Value, String>;
 
+/// Runs a job of a kind: the crate root hands the job system one that knows every kind, so this
+/// module depends on none of them.
+pub type JobRunner = fn(JobKind, &JobCtx<'_>) -> JobOutcome;
+
 struct Running {
     session: String,
     cancel: Arc<AtomicBool>,
@@ -102,6 +106,7 @@ struct Sched {
 pub struct Jobs {
     db: Arc<Db>,
     limits: Limits,
+    runner: JobRunner,
     sched: Mutex<Sched>,
     wake: Condvar,
     threads: Mutex<Vec<JoinHandle<()>>>,
@@ -111,11 +116,13 @@ pub struct Jobs {
 pub use crate::db::JobRow as JobView;
 
 impl Jobs {
-    /// Starts the scheduler thread. Call [`recover`] on the database first.
-    pub fn start(db: Arc<Db>, limits: Limits) -> std::io::Result<Arc<Jobs>> {
+    /// Starts the scheduler thread, which runs each job with `runner`. Call [`recover`] on the
+    /// database first.
+    pub fn start(db: Arc<Db>, limits: Limits, runner: JobRunner) -> std::io::Result<Arc<Jobs>> {
         let jobs = Arc::new(Jobs {
             db,
             limits,
+            runner,
             sched: Mutex::new(Sched::default()),
             wake: Condvar::new(),
             threads: Mutex::new(Vec::new()),
@@ -356,8 +363,7 @@ impl Jobs {
         };
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| match JobKind::from_name(&job.kind) {
-                Some(JobKind::Place) => crate::place::run_job(&ctx),
-                Some(JobKind::Tsume) => crate::tsume::run_job(&ctx),
+                Some(kind) => (self.runner)(kind, &ctx),
                 None => Err(format!("unknown job kind {:?}", job.kind)),
             }))
             .unwrap_or_else(|panic| {

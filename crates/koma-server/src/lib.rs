@@ -36,6 +36,7 @@ pub mod jobs;
 pub mod place;
 pub mod position;
 pub mod record;
+pub mod request;
 pub mod tsume;
 
 pub use error::{ApiError, ErrorBody, ErrorDetail};
@@ -188,7 +189,7 @@ impl App {
         };
         let db = Arc::new(db::Db::open(&config.data_dir).map_err(db_err)?);
         jobs::recover(&db).map_err(db_err)?;
-        let jobs = jobs::Jobs::start(Arc::clone(&db), config.limits.clone())?;
+        let jobs = jobs::Jobs::start(Arc::clone(&db), config.limits.clone(), run_job)?;
         let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
             .iter()
             .map(|s| s.to_string())
@@ -231,6 +232,14 @@ impl App {
     pub fn shutdown(&self) {
         let _ = self.shutdown_tx.send(true);
         self.state.jobs.shutdown();
+    }
+}
+
+/// Runs a job by its kind's module: the one place that knows every kind of job.
+fn run_job(kind: jobs::JobKind, ctx: &jobs::JobCtx<'_>) -> jobs::JobOutcome {
+    match kind {
+        jobs::JobKind::Place => place::run_job(ctx),
+        jobs::JobKind::Tsume => tsume::run_job(ctx),
     }
 }
 

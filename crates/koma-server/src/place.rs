@@ -14,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
 
-use crate::api::{ApiJson, ApiPath, ApiQuery, Session, submit, time_limit};
 use crate::db::PlaceTaskRow;
 use crate::error::{ApiError, ErrorBody};
 use crate::jobs::{JobCtx, JobKind, JobOutcome, JobView};
+use crate::request::{ApiJson, ApiPath, ApiQuery, Session, submit, time_limit};
 use crate::{AppState, Limits};
 
 /// What to do with the placements.

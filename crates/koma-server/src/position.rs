@@ -7,9 +7,9 @@ use koma_record::japanese;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::api::ApiJson;
 use crate::error::{ApiError, ErrorBody};
 use crate::record::{color_name, read_text};
+use crate::request::ApiJson;
 
 /// A position to analyse: exactly one of `sfen`, `usi` and `text`.
 #[derive(Debug, Deserialize, ToSchema)]

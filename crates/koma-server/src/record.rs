@@ -10,8 +10,8 @@ use koma_record::{Format, Line, Read, ReadError, Record, japanese};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::api::ApiJson;
 use crate::error::{ApiError, ErrorBody};
+use crate::request::ApiJson;
 
 /// A record to read: pasted `text`, or a file's bytes in `base64` (whose encoding, UTF-8,
 /// Shift-JIS or EUC-JP, is detected).

@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
 
-use crate::api::{ApiJson, Session, submit, time_limit};
 use crate::error::{ApiError, ErrorBody};
 use crate::jobs::{JobCtx, JobKind, JobOutcome, JobView};
 use crate::record::{PlayedMove, moves_view};
+use crate::request::{ApiJson, Session, submit, time_limit};
 use crate::{AppState, Limits};
 
 /// Solve or check.

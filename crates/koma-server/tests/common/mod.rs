@@ -24,7 +24,7 @@ pub fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!(
         "koma-server-test-{name}-{}-{}",
         std::process::id(),
-        koma_server::api::random_id()
+        koma_server::request::random_id()
     ));
     std::fs::create_dir_all(&d).unwrap();
     d
