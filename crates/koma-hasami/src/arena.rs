@@ -152,7 +152,7 @@ pub fn run(
     model: &Arc<NTuple>,
     on_game: &(dyn Fn(ArenaProgress) + Sync),
 ) -> ArenaReport {
-    let assignments: Vec<(AgentSpec, AgentSpec, bool)> = if config.swap {
+    let assignments: Vec<Assignment> = if config.swap {
         vec![
             (config.black, config.white, false),
             (config.white, config.black, true),
@@ -160,13 +160,28 @@ pub fn run(
     } else {
         vec![(config.black, config.white, false)]
     };
+    let (results, plies) = play_all(config, &assignments, model, on_game);
+    tally(config, &assignments, results, plies)
+}
+
+/// Who plays Black, who plays White, and whether the agent under test (`config.black`) is White.
+type Assignment = (AgentSpec, AgentSpec, bool);
+
+/// Plays every game of every assignment in parallel: each game's assignment index and outcome
+/// (in game order), and the plies played in all.
+fn play_all(
+    config: &ArenaConfig,
+    assignments: &[Assignment],
+    model: &Arc<NTuple>,
+    on_game: &(dyn Fn(ArenaProgress) + Sync),
+) -> (Vec<(usize, Outcome)>, u64) {
     let plies_total = AtomicU64::new(0);
     let done = AtomicUsize::new(0);
     let total = config.games * assignments.len();
     let jobs: Vec<(usize, usize)> = (0..config.games)
         .flat_map(|i| (0..assignments.len()).map(move |a| (a, i)))
         .collect();
-    let results: Vec<(usize, Outcome)> = jobs
+    let results = jobs
         .par_iter()
         .map(|&(a, i)| {
             let (b, w, _) = assignments[a];
@@ -186,6 +201,17 @@ pub fn run(
             (a, outcome)
         })
         .collect();
+    (results, plies_total.into_inner())
+}
+
+/// The report: wins, losses and draws per assignment and for the agent under test, with its
+/// win rate, Wilson interval and the mean game length.
+fn tally(
+    config: &ArenaConfig,
+    assignments: &[Assignment],
+    results: Vec<(usize, Outcome)>,
+    plies: u64,
+) -> ArenaReport {
     let mut rows: Vec<Row> = assignments
         .iter()
         .map(|(b, w, _)| Row {
@@ -220,11 +246,7 @@ pub fn run(
         draws,
         win_rate: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
         interval: wilson(wins, n),
-        mean_plies: if n > 0 {
-            plies_total.load(Ordering::Relaxed) as f64 / n as f64
-        } else {
-            0.0
-        },
+        mean_plies: if n > 0 { plies as f64 / n as f64 } else { 0.0 },
         variety: format!(
             "each game pair starts from a seeded random opening of {} plies (seed {}), the same in both colour assignments",
             config.opening_plies, config.seed
