@@ -1,6 +1,6 @@
 //! Fuzz the record readers: the text goes to each of the CSA, KIF, KI2 and USI readers; none may
 //! panic, and a record one of them reads writes back in that format and reads again to the same
-//! record (USI writes no end token and no header: there, the same initial position and moves).
+//! record (USI writes no header: there, the same initial position, moves and end).
 //! The text is also read as a file of SFEN/USI lines, which never panics.
 #![no_main]
 
@@ -27,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
                 read.record.main().moves(),
                 "{written}"
             );
+            assert_eq!(again.record.main().end(), read.record.main().end(), "{written}");
         } else {
             assert_eq!(again.record, read.record, "{}: {written}", format.name());
         }

@@ -41,7 +41,9 @@ impl Format {
     /// use koma_record::{Format, usi};
     /// let rec = usi::read("startpos moves 7g7f 3c3d resign").unwrap().record;
     /// assert!(Format::Kif.losses(&rec).is_empty());
-    /// assert_eq!(Format::Usi.losses(&rec), ["the end (投了) is not written: a USI position has no end"]);
+    /// assert!(Format::Usi.losses(&rec).is_empty());
+    /// let mated = koma_record::kif::read("   1 ７六歩(77)\n   2 詰み\n").unwrap().record;
+    /// assert_eq!(Format::Usi.losses(&mated), ["USI has no token for 詰み; the end is not written"]);
     /// ```
     pub fn losses(self, record: &Record) -> Vec<String> {
         let mut out = Vec::new();
@@ -68,8 +70,8 @@ impl Format {
                 k.usi().unwrap_or("this end"),
                 k.kif(side)
             )),
-            (Format::Usi, Some(k)) => out.push(format!(
-                "the end ({}) is not written: a USI position has no end",
+            (Format::Usi, Some(k)) if k.usi().is_none() => out.push(format!(
+                "USI has no token for {}; the end is not written",
                 k.kif(side)
             )),
             _ => {}

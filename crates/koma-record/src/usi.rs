@@ -22,7 +22,7 @@ use crate::{EndKind, ErrorKind, GameEnd, Read, ReadError, Record, Warning};
 /// let rec = koma_record::usi::read("position startpos moves 7g7f 3c3d resign").unwrap().record;
 /// assert_eq!(rec.main().moves().len(), 2);
 /// assert_eq!(rec.main().end().unwrap().kind, koma_record::EndKind::Resign);
-/// assert_eq!(koma_record::usi::write(&rec), "position startpos moves 7g7f 3c3d\n");
+/// assert_eq!(koma_record::usi::write(&rec), "position startpos moves 7g7f 3c3d resign\n");
 /// ```
 pub fn read(text: &str) -> Result<Read, ReadError> {
     let mut lines = text
@@ -170,8 +170,10 @@ fn position_error(no: usize, line: &str, e: PositionCommandError) -> ReadError {
     ReadError::new(no, e.column, here, kind)
 }
 
-/// The main line as a USI `position` command, ending with a newline. The command is what an
-/// engine reads, so the end of the game (which engines would not take) is not written.
+/// The main line as a USI `position` command, ending with a newline, and after the moves the
+/// game-end token GUIs write there (`resign`, `rep_draw`, …) when the line's end has one
+/// (see [`EndKind::usi`]); an end without a token is left out (see
+/// [`crate::Format::losses`]). [`read`] takes the token back.
 pub fn write(record: &Record) -> String {
     let start = if record.initial == Position::startpos() {
         "startpos".to_owned()
@@ -181,12 +183,17 @@ pub fn write(record: &Record) -> String {
     let mut out = String::with_capacity(16 + 6 * record.main.moves.len());
     out.push_str("position ");
     out.push_str(&start);
-    if !record.main.moves.is_empty() {
+    let token = record.main.end.as_ref().and_then(|e| e.kind.usi());
+    if !record.main.moves.is_empty() || token.is_some() {
         out.push_str(" moves");
         for m in record.moves() {
             out.push(' ');
             out.push_str(&m.to_string());
         }
+    }
+    if let Some(token) = token {
+        out.push(' ');
+        out.push_str(token);
     }
     out.push('\n');
     out
@@ -230,8 +237,23 @@ mod tests {
             let rec = read(&format!("startpos moves 7g7f 3c3d {token}"))
                 .unwrap()
                 .record;
-            assert_eq!(rec.main.end.map(|e| e.kind), Some(kind), "{token}");
+            assert_eq!(rec.main.end.as_ref().map(|e| e.kind), Some(kind), "{token}");
             assert_eq!(rec.main.moves.len(), 2);
+            // Written back with its token.
+            let text = format!("position startpos moves 7g7f 3c3d {token}\n");
+            assert_eq!(write(&rec), text);
+        }
+        // An end with no token is left out; an end right at the start keeps `moves`.
+        let mut rec = read("startpos moves 7g7f").unwrap().record;
+        rec.main.end = Some(GameEnd::new(EndKind::Mate));
+        assert_eq!(write(&rec), "position startpos moves 7g7f\n");
+        for text in [
+            "position startpos moves resign\n",
+            "position sfen 8k/9/9/9/9/9/9/9/8K w - 5 moves rep_draw\n",
+        ] {
+            let rec = read(text).unwrap().record;
+            assert!(rec.main.end.is_some(), "{text}");
+            assert_eq!(write(&rec), text);
         }
         let e = read("startpos moves 7g7f resign 3c3d").unwrap_err();
         assert_eq!((e.column, e.text.as_str()), (28, "3c3d"));

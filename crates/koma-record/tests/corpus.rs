@@ -178,10 +178,13 @@ fn csa_comments_after_commas_and_euc_jp() {
 /// Item 5: USI records ending in a game-end token.
 #[test]
 fn usi_end_tokens() {
-    let kinds: Vec<Option<EndKind>> = read_path("end-tokens.usi")
-        .iter()
-        .map(|r| end(&r.record))
-        .collect();
+    let all = read_path("end-tokens.usi");
+    let kinds: Vec<Option<EndKind>> = all.iter().map(|r| end(&r.record)).collect();
+    // Written as USI, each keeps its token.
+    for read in &all {
+        let again = usi::read(&usi::write(&read.record)).unwrap().record;
+        assert_eq!(again, read.record);
+    }
     use EndKind::*;
     assert_eq!(
         kinds,
