@@ -17,7 +17,7 @@
 //! assert_eq!(jkf::read(&jkf::write(&rec)).unwrap().record, rec);
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
 use koma_core::{Color, Hand, Move, Piece, PieceKind, Position, Setup, Square};
@@ -209,16 +209,102 @@ fn at(path: &str, expected: impl Into<String>) -> ReadError {
 /// Reads a JKF record.
 ///
 /// # Errors
-/// Text that is not JSON names its line and column; JSON that is not JKF, or a move that is not
-/// legal, names its place in the tree (`moves[12].move`). The moves before the problem are kept
-/// in [`ReadError::partial`].
+/// Text that is not JSON names its line and column, quoting the text just before it; JSON that
+/// is not JKF, or a move that is not legal, names its place in the tree (`moves[12].move`). The
+/// moves before the problem are kept in [`ReadError::partial`], for broken JSON too (a file cut
+/// short keeps the moves written before the cut).
 pub fn read(text: &str) -> Result<Read, ReadError> {
-    let jkf: Jkf = serde_json::from_str(text).map_err(|e| {
-        let (line, column) = (e.line().max(1), e.column().max(1));
-        let rest = text.lines().nth(line - 1).unwrap_or("");
-        let rest: String = rest.chars().skip(column - 1).collect();
-        ReadError::syntax(line, column, &rest, format!("JKF JSON ({e})"))
-    })?;
+    let jkf: Jkf = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
+    read_jkf(jkf)
+}
+
+/// The error for text that is not JKF JSON (cut short, or with a bad value), at serde's line and
+/// column, quoting the text just before that place (where the problem usually is: serde names
+/// the character after it, or the end of the text), with the moves of the part that reads.
+fn json_error(text: &str, e: &serde_json::Error) -> ReadError {
+    let (line, column) = (e.line().max(1), e.column().max(1));
+    let here = text.lines().nth(line - 1).unwrap_or("");
+    let from = column.saturating_sub(JSON_CONTEXT + 1);
+    let quoted: String = here.chars().skip(from).collect();
+    let error = ReadError::syntax(line, from + 1, &quoted, format!("JKF JSON ({e})"));
+    match readable_part(text, byte_offset(text, line, column)) {
+        Some(record) => error.with_partial(record),
+        None => error,
+    }
+}
+
+/// How many characters before serde's column a JSON error quotes.
+const JSON_CONTEXT: usize = 16;
+
+/// The byte offset of a line and character column (from 1) of `text`, or its end.
+fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum();
+    text[start..]
+        .char_indices()
+        .nth(column - 1)
+        .map_or(text.len(), |(i, _)| start + i)
+}
+
+/// The record of the longest readable part of JSON text that breaks at byte `end`: the text
+/// cut after the last object or array that closed before `end`, with the brackets still open
+/// there closed. A file cut short (a download stopped, an editor's crash) keeps its moves so.
+/// Tries the last few places only (each try reads the text again).
+fn readable_part(text: &str, end: usize) -> Option<Record> {
+    const TRIES: usize = 16;
+    let mut open: Vec<u8> = Vec::new();
+    // The last places where a value closed, and the brackets still open after each.
+    let mut cuts: VecDeque<(usize, Vec<u8>)> = VecDeque::with_capacity(TRIES);
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, &b) in text.as_bytes()[..end.min(text.len())].iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' => open.push(b'}'),
+            b'[' => open.push(b']'),
+            b'}' | b']' => {
+                if open.pop() != Some(b) {
+                    break;
+                }
+                if !open.is_empty() {
+                    if cuts.len() == TRIES {
+                        cuts.pop_front();
+                    }
+                    cuts.push_back((i + 1, open.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (at, open) in cuts.iter().rev() {
+        let mut json = String::with_capacity(at + open.len());
+        json.push_str(&text[..*at]);
+        json.extend(open.iter().rev().map(|&b| b as char));
+        let Ok(jkf) = serde_json::from_str::<Jkf>(&json) else {
+            continue;
+        };
+        match read_jkf(jkf) {
+            Ok(read) => return Some(read.record),
+            Err(e) if e.partial.is_some() => return e.partial.map(|r| *r),
+            Err(_) => continue,
+        }
+    }
+    None
+}
+
+/// Reads a parsed JKF tree.
+fn read_jkf(jkf: Jkf) -> Result<Read, ReadError> {
     let mut record = Record::new(initial_position(jkf.initial.as_ref())?);
     record.headers = jkf.header.0;
     if let Some(name) = handicap::name(&record.initial).filter(|n| *n != "平手")
@@ -663,5 +749,41 @@ mod tests {
         let e = read("{\"moves\": [{}, {\"move\": {\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}}, {\"move\": {\"to\": {\"x\": 0, \"y\": 5}, \"piece\": \"FU\"}}]}").unwrap_err();
         assert_eq!(e.kept_moves(), 1);
         assert!(e.to_string().contains("moves[2].move.to"), "{e}");
+    }
+
+    /// JSON cut short or broken keeps the moves of the part that reads, and the error quotes
+    /// the text before serde's column.
+    #[test]
+    fn broken_json_keeps_what_reads() {
+        let kif = include_str!("../tests/data/yokofudori.kifu");
+        let rec = crate::kif::read(kif).unwrap().record;
+        let text = write(&rec);
+        let n = rec.main.moves.len();
+        // Cut anywhere in the last quarter of the text: the moves before the cut are kept.
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        for &(at, _) in chars.iter().skip(chars.len() * 3 / 4).step_by(7) {
+            let e = read(&text[..at]).unwrap_err();
+            let kept = e.partial.as_ref().expect("a partial record");
+            let k = kept.main.moves.len();
+            assert!(k <= n, "{at}");
+            // The last entry may be cut after its move, before its time or comments.
+            let moves = |r: &Record| r.main.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+            assert_eq!(moves(kept), moves(&rec)[..k], "{at}");
+            let whole = k.saturating_sub(1);
+            assert_eq!(kept.main.moves[..whole], rec.main.moves[..whole], "{at}");
+            assert_eq!(kept.headers, rec.headers, "{at}");
+        }
+        // A bad literal in the middle: the moves before it.
+        let broken = r#"{"header":{"先手":"a"},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU"}},{"move":{"from":{"x":8,"y":8},"to":{"x":2,"y":2},"piece":"KA","promote":tru}}]}"#;
+        let e = read(broken).unwrap_err();
+        assert_eq!(e.kept_moves(), 2, "{e}");
+        assert!(e.text.contains("promote\":tru"), "{e}");
+        assert_eq!(e.partial.unwrap().header("先手"), Some("a"));
+        // Only the initial position: kept, with no moves; nothing readable: nothing kept.
+        let e = read("{\"header\":{\"先手\":\"a\"},\"moves\": [{}, {\"mo").unwrap_err();
+        assert_eq!(e.partial.unwrap().header("先手"), Some("a"));
+        for text in ["[", "{\"moves\": 3", "not json"] {
+            assert!(read(text).unwrap_err().partial.is_none(), "{text}");
+        }
     }
 }
