@@ -1,28 +1,11 @@
 //! `koma convert` and `koma show` end to end.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
+/// Whether `koma` succeeded, its standard output and its standard error.
 fn koma(args: &[&str], stdin: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let run = common::koma(args, stdin);
+    (run.code == 0, run.out, run.err)
 }
 
 fn data(name: &str) -> String {
@@ -272,4 +255,25 @@ fn failed_out_file_leaves_nothing_behind() {
         "also mine\n"
     );
     assert_eq!(listing(), ["game.kif", "game.kif.koma-partial"]);
+}
+
+/// A resigned game converted to USI keeps its end as the token GUIs write, with no warning; a
+/// JKF file cut short writes the moves before the cut and fails, naming the place.
+#[test]
+fn usi_end_token_and_jkf_cut_short() {
+    let (ok, out, err) = koma(
+        &["convert", "-", "--to", "usi"],
+        "   1 ７六歩(77)\n   2 投了\n",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(out, "position startpos moves 7g7f resign\n");
+    assert!(err.is_empty(), "{err}");
+    let jkf = r#"{"header":{},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},{"move":{"from":{"x":3,"y":3},"#;
+    let (ok, out, err) = koma(&["convert", "-", "--to", "usi"], jkf);
+    assert!(!ok);
+    assert_eq!(out, "position startpos moves 7g7f\n");
+    assert!(
+        err.contains("line 1, column") && err.contains("the 1 moves before it were written"),
+        "{err}"
+    );
 }

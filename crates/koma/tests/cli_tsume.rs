@@ -5,11 +5,12 @@
 //! each solves in milliseconds in a debug build.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
+
+mod common;
+use common::{Run, koma};
 
 /// ▲１三飛成 △２一玉 ▲２二銀: sound, no alternative anywhere.
 const SOUND: &str = "8k/6b2/5R3/9/9/9/9/9/9 b S 1";
@@ -22,35 +23,6 @@ const LEFTOVER: &str = "4k4/9/4P4/9/9/9/9/9/9 b GP2r2b3g4s4n4l16p 1";
 /// The chase beside a sacrifice (issue 13): ▲３四飛 △同玉 ▲４四飛成.
 const CHASE: &str = "5R3/4g2p1/6k2/9/5PN2/7G1/9/9/9 b R2b2g4s3n4l16p 1";
 
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
-}
-
-fn koma(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        out: String::from_utf8_lossy(&out.stdout).into_owned(),
-        err: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// `koma tsume ARGS --hash 8`: a small hash keeps the tests light.
 fn tsume(args: &[&str], stdin: &str) -> Run {
     let mut all = vec!["tsume"];
     all.extend_from_slice(args);
