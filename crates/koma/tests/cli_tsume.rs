@@ -123,6 +123,44 @@ fn usi_strings_stdin_kif_and_csa_files() {
     );
 }
 
+/// The diagram of the KIF test problem above (▲１三飛成 △２一玉 ▲２二銀 まで3手詰), UTF-8.
+const DIAGRAM: &str = "後手の持駒：残り全部\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n\
+| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・v角 ・ ・|二\n| ・ ・ ・ ・ ・ 飛 ・ ・ ・|三\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n\
++---------------------------+\n先手の持駒：銀\n";
+
+#[test]
+fn bod_and_ki2_problem_files() {
+    // A BOD diagram alone: a problem without a recorded answer.
+    let path = temp("diagram.bod");
+    std::fs::write(&path, DIAGRAM).unwrap();
+    let r = tsume(&[path.to_str().unwrap(), "--json"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let v = json(&r.out);
+    assert_eq!(v["moves"], serde_json::json!(["4c1c+", "1a2a", "S*2b"]));
+    assert_eq!(v["expected"], Value::Null, "{}", r.out);
+
+    // The same diagram with a KI2 answer that takes another way at ply 3 (not a mate).
+    let path = temp("wrong.ki2");
+    std::fs::write(&path, format!("{DIAGRAM}▲１三飛成　△２一玉　▲３一銀\n")).unwrap();
+    let r = tsume(&[path.to_str().unwrap(), "--json"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let v = json(&r.out);
+    assert_eq!(
+        v["expected"],
+        serde_json::json!({"agrees": false, "expected_mates": false, "expected_length": 3,
+            "first_difference": {"ply": 3, "expected": "S*3a", "answer": "S*2b"}})
+    );
+    let r = tsume(&[path.to_str().unwrap()], "");
+    assert!(
+        r.out
+            .contains("its answer (3 plies) differs at ply 3: ▲３一銀 in the input, ▲２二銀 here"),
+        "{}",
+        r.out
+    );
+}
+
 #[test]
 fn json_fields() {
     let r = tsume(&[LEFTOVER, "--json"], "");
