@@ -63,3 +63,25 @@ test("set up a problem in the editor", async () => {
   await screenshot(page, "tsume-editor");
   assert.deepEqual(page.errors, []);
 });
+
+// A check: a sound 3-ply problem with an equal-length defence (変同), reported and allowed.
+const EQUAL = "7ks/5G3/9/9/9/9/9/9/9 b GS 1";
+
+test("check a short tsume: the verdict and the findings shown", async () => {
+  const page = await newPage(ctx.browser);
+  await page.goto(`${ctx.server.url}/tsume`);
+  await page.fill("#tsume-input", EQUAL);
+  await page.click("#tsume-set");
+  await page.waitForFunction((s) => document.querySelector("#tsume-sfen").dataset.sfen === s, EQUAL);
+  await page.click("#tsume-check");
+  await page.waitForSelector('#tsume-verdict[data-outcome="mate"]', { timeout: 120000 });
+  assert.match(await page.textContent("#tsume-verdict"), /Mate in 3 — sound/);
+  const line = await page.$$eval("#tsume-answer li", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(line, ["▲３二銀", "△１二玉", "▲２三金"]);
+  const findings = await page.$$eval("#tsume-findings li", (els) => els.map((e) => [e.dataset.kind, e.textContent]));
+  assert.equal(findings.length, 1, JSON.stringify(findings));
+  assert.equal(findings[0][0], "equal_defence");
+  assert.match(findings[0][1], /ply 2/);
+  await screenshot(page, "tsume-checked");
+  assert.deepEqual(page.errors, []);
+});
