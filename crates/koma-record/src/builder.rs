@@ -116,6 +116,7 @@ impl Builder {
             mv,
             time,
             comments,
+            bookmark: None,
             variations: Vec::new(),
         });
         self.pos.do_move(mv);
@@ -158,6 +159,29 @@ impl Builder {
         } else {
             self.pending_comments.push(text);
         }
+    }
+
+    /// Puts a bookmark (しおり) on the position reached last on the line being read: after its
+    /// last move (an end, such as 投了, leaves the position as it was), or the initial position
+    /// before the main line's first move. Says why not, with nothing changed, where the
+    /// position has a bookmark already, after an illegal move, or before a variation's first
+    /// move (a position the variation does not hold).
+    pub(crate) fn bookmark(&mut self, name: String) -> Result<(), &'static str> {
+        if self.foul.is_some() {
+            return Err("it follows an illegal move");
+        }
+        let at_root = self.path.is_empty();
+        let line = self.line_mut();
+        let slot = match line.moves.last_mut() {
+            Some(m) => &mut m.bookmark,
+            None if at_root => &mut self.record.bookmark,
+            None => return Err("it comes before the variation's first move"),
+        };
+        if slot.is_some() {
+            return Err("the position has a bookmark already");
+        }
+        *slot = Some(name);
+        Ok(())
     }
 
     /// Starts a variation: an alternative to move number `number` in the most recently read line

@@ -143,7 +143,7 @@ fn write_line(out: &mut String, line: &Line, pos: &mut koma_core::Position, firs
         let text = japanese::write_move(pos, m.mv, Notation::Ki2);
         out.push_str(&text);
         on_line += 1;
-        if on_line == 6 || !m.comments.is_empty() {
+        if on_line == 6 || !m.comments.is_empty() || m.bookmark.is_some() {
             out.push('\n');
             on_line = 0;
         } else {
@@ -151,6 +151,9 @@ fn write_line(out: &mut String, line: &Line, pos: &mut koma_core::Position, firs
         }
         for c in &m.comments {
             out.push_str(&format!("*{c}\n"));
+        }
+        if let Some(name) = &m.bookmark {
+            out.push_str(&format!("&{name}\n"));
         }
         pos.do_move(m.mv);
     }

@@ -79,6 +79,7 @@ where
 {
     let mut headers: Vec<(String, String, usize)> = Vec::new();
     let mut comments = Vec::new();
+    let mut bookmark = None;
     let mut warnings = Vec::new();
     let mut bod = BodReader::default();
     let mut last = 0;
@@ -96,11 +97,18 @@ where
             comments.push(c.to_owned());
             continue;
         }
-        if t.starts_with('&') {
-            warnings.push(Warning::new(
-                no,
-                format!("bookmark `{}` skipped", excerpt(t)),
-            ));
+        if let Some(name) = t.strip_prefix('&') {
+            if bookmark.is_some() {
+                warnings.push(Warning::new(
+                    no,
+                    format!(
+                        "bookmark `{}` skipped: the position has a bookmark already",
+                        excerpt(t)
+                    ),
+                ));
+            } else {
+                bookmark = Some(name.to_owned());
+            }
             continue;
         }
         if bod.accept(no, line)? {
@@ -134,6 +142,7 @@ where
     let mut record = Record::new(initial);
     record.headers = headers.into_iter().map(|(k, v, _)| (k, v)).collect();
     record.comments = comments;
+    record.bookmark = bookmark;
     Ok(Head { record, warnings })
 }
 
@@ -226,6 +235,9 @@ pub(crate) fn write_head(out: &mut String, record: &Record) {
     for c in &record.comments {
         out.push_str(&format!("*{c}\n"));
     }
+    if let Some(name) = &record.bookmark {
+        out.push_str(&format!("&{name}\n"));
+    }
 }
 
 fn is_move_line(line: &str) -> bool {
@@ -299,7 +311,8 @@ pub(crate) fn read_variation(b: &mut Builder, no: usize, t: &str) -> Option<Resu
     })
 }
 
-/// The lines KIF and KI2 share among their moves: `*` comments, `&` bookmarks (skipped with a
+/// The lines KIF and KI2 share among their moves: `*` comments, `&` bookmarks (しおり, on the
+/// position after the last move; one where the position has none of its own is skipped with a
 /// warning) and the start of a variation (`変化：N手`). `None` if `t` is none of them.
 pub(crate) fn read_shared_line(
     b: &mut Builder,
@@ -311,11 +324,13 @@ pub(crate) fn read_shared_line(
         b.comment(c.to_owned());
         return Some(Ok(()));
     }
-    if t.starts_with('&') {
-        warnings.push(Warning::new(
-            no,
-            format!("bookmark `{}` skipped", excerpt(t)),
-        ));
+    if let Some(name) = t.strip_prefix('&') {
+        if let Err(why) = b.bookmark(name.to_owned()) {
+            warnings.push(Warning::new(
+                no,
+                format!("bookmark `{}` skipped: {why}", excerpt(t)),
+            ));
+        }
         return Some(Ok(()));
     }
     read_variation(b, no, t)
@@ -631,6 +646,9 @@ fn write_line(out: &mut String, line: &Line, pos: &mut Position, mut totals: [u6
         out.push_str(&format!("{:>4} {text}{pad}{time}{plus}\n", pos.ply()));
         for c in &m.comments {
             out.push_str(&format!("*{c}\n"));
+        }
+        if let Some(name) = &m.bookmark {
+            out.push_str(&format!("&{name}\n"));
         }
         pos.do_move(m.mv);
     }

@@ -88,6 +88,11 @@ impl Format {
         if self == Format::Usi && has_comments {
             out.push("USI has no comments; they are not written".to_owned());
         }
+        if matches!(self, Format::Csa | Format::Usi | Format::Jkf) && record.has_bookmarks() {
+            out.push(format!(
+                "{name} has no bookmarks (しおり, KIF's `&` lines); they are not written"
+            ));
+        }
         out
     }
 }

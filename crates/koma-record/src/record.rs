@@ -29,6 +29,8 @@ pub struct Record {
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) initial: Position,
     pub(crate) comments: Vec<String>,
+    /// The bookmark (しおり, KIF's `&` line) on the initial position.
+    pub(crate) bookmark: Option<String>,
     pub(crate) main: Line,
 }
 
@@ -58,6 +60,7 @@ pub struct RecordMove {
     pub(crate) mv: Move,
     pub(crate) time: Option<MoveTime>,
     pub(crate) comments: Vec<String>,
+    pub(crate) bookmark: Option<String>,
     pub(crate) variations: Vec<Line>,
 }
 
@@ -67,6 +70,7 @@ impl RecordMove {
             mv,
             time: None,
             comments: Vec::new(),
+            bookmark: None,
             variations: Vec::new(),
         }
     }
@@ -84,6 +88,12 @@ impl RecordMove {
     /// Comments after the move.
     pub fn comments(&self) -> &[String] {
         &self.comments
+    }
+
+    /// The bookmark (しおり: KIF and KI2 write it as an `&` line) on the position after the
+    /// move, if any.
+    pub fn bookmark(&self) -> Option<&str> {
+        self.bookmark.as_deref()
     }
 
     /// Alternatives to this move (変化): each line starts at this move's ply.
@@ -162,6 +172,7 @@ impl Record {
             headers: Vec::new(),
             initial,
             comments: Vec::new(),
+            bookmark: None,
             main: Line::default(),
         }
     }
@@ -193,6 +204,22 @@ impl Record {
     /// Comments on the initial position (before the first move).
     pub fn comments(&self) -> &[String] {
         &self.comments
+    }
+
+    /// The bookmark (しおり) on the initial position, if any.
+    pub fn bookmark(&self) -> Option<&str> {
+        self.bookmark.as_deref()
+    }
+
+    /// Whether any position of the record (the initial one, or after a move of any line) has a
+    /// bookmark.
+    pub fn has_bookmarks(&self) -> bool {
+        fn any(line: &Line) -> bool {
+            line.moves
+                .iter()
+                .any(|m| m.bookmark.is_some() || m.variations.iter().any(any))
+        }
+        self.bookmark.is_some() || any(&self.main)
     }
 
     /// The comments on the initial position, to change.

@@ -16,7 +16,7 @@ fn path(name: &str) -> PathBuf {
 }
 
 /// Every file of the corpus, with the encoding and format its content has.
-const CORPUS: [(&str, Encoding, Format); 25] = [
+const CORPUS: [(&str, Encoding, Format); 27] = [
     (
         "meijinsen_20180508_M7_10034.kifu",
         Encoding::Utf8,
@@ -46,6 +46,8 @@ const CORPUS: [(&str, Encoding, Format); 25] = [
     ("no-move-number.sfen", Encoding::Utf8, Format::Sfen),
     ("nifu.kif", Encoding::ShiftJis, Format::Kif),
     ("nifu.ki2u", Encoding::Utf8, Format::Ki2),
+    ("bookmarks.kifu", Encoding::Utf8, Format::Kif),
+    ("bookmarks.ki2u", Encoding::Utf8, Format::Ki2),
 ];
 
 /// The records of a corpus file read from its path (a missing file fails the test).
@@ -539,6 +541,52 @@ fn encoding_settled_after_an_ascii_head() {
         "{:?}",
         last.warnings
     );
+}
+
+/// Bookmarks (しおり, `&` lines, as Kifu for Windows and ShogiHome write them) are kept on their
+/// positions (the initial one, after a move, after the last move when they follow the end, in
+/// variations), written back by KIF and KI2, and named as a loss by the formats without them.
+#[test]
+fn bookmarks_are_kept() {
+    let read = one("bookmarks.kifu");
+    assert!(read.warnings.is_empty(), "{:?}", read.warnings);
+    let rec = read.record;
+    assert_eq!(rec.bookmark(), Some("開始局面"));
+    assert_eq!(rec.comments(), ["開始局面のコメント"]);
+    let marks: Vec<Option<&str>> = rec.main().moves().iter().map(|m| m.bookmark()).collect();
+    let mut want = vec![None; 8];
+    want[5] = Some("基本図");
+    want[6] = Some("途中図");
+    want[7] = Some("投了図");
+    assert_eq!(marks, want);
+    assert_eq!(rec.main().moves()[6].comments(), ["7手目のコメント"]);
+    let variation = &rec.main().moves()[6].variations()[0];
+    assert_eq!(variation.moves()[0].bookmark(), Some("変化図"));
+    assert!(rec.has_bookmarks());
+    let again = kif::read(&kif::write(&rec)).unwrap();
+    assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    assert_eq!(again.record, rec);
+    for format in [Format::Csa, Format::Usi, Format::Jkf] {
+        assert!(
+            format.losses(&rec).iter().any(|l| l.contains("bookmarks")),
+            "{format:?}"
+        );
+    }
+    assert!(Format::Kif.losses(&rec).is_empty());
+
+    let read = one("bookmarks.ki2u");
+    assert!(read.warnings.is_empty(), "{:?}", read.warnings);
+    let rec = read.record;
+    assert_eq!(rec.bookmark(), Some("開始局面"));
+    assert_eq!(rec.main().moves()[5].bookmark(), Some("基本図"));
+    assert_eq!(rec.main().moves()[6].bookmark(), Some("途中図"));
+    assert_eq!(ki2::read(&ki2::write(&rec)).unwrap().record, rec);
+
+    // Where no position of its own is there, a bookmark is skipped with a warning.
+    let read = kif::read("   1 ７六歩(77)\n&一\n&二\n\n変化：1手\n&三\n   1 ２六歩(27)\n").unwrap();
+    assert_eq!(read.record.main().moves()[0].bookmark(), Some("一"));
+    let lines: Vec<usize> = read.warnings.iter().map(|w| w.line).collect();
+    assert_eq!(lines, [3, 6], "{:?}", read.warnings);
 }
 
 /// A corpus file that is not there fails, as any missing test data must.
