@@ -403,6 +403,29 @@ fn read_other_line(
     let plain_header = !is_move_line(t) && matches!(BodReader::default().accept(no, t), Ok(false));
     if let Some((key, value)) = split_key(t).filter(|(k, _)| !k.is_empty() && plain_header) {
         // Only lines that read back as headers where the writer puts headers are headers here.
+        // A 手合割 among the moves cannot change the initial position read before them: kept
+        // only as the record's one 手合割 naming that position, else skipped with a warning (a
+        // second one would be written twice and merged on reading, or change the start).
+        if key == "手合割" {
+            let record = b.record();
+            let names_start = handicap::name(record.initial())
+                == Some(value.trim_end_matches(['　', ' ']).trim());
+            if record.header("手合割").is_some() || !names_start {
+                warnings.push(Warning::new(
+                    no,
+                    format!(
+                        "`{}` among the moves skipped: the initial position is {}",
+                        excerpt(t),
+                        if names_start {
+                            "named by the 手合割 before the moves"
+                        } else {
+                            "another one"
+                        }
+                    ),
+                ));
+                return Ok(());
+            }
+        }
         b.header(key, value);
         return Ok(());
     }

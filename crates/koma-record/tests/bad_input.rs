@@ -76,6 +76,25 @@ fn fuzzer_findings() {
             "{text:?}"
         );
     }
+    // A 手合割 line among the moves (the `record` fuzz target's round-trip finding): kept only
+    // as the record's one 手合割 naming the start, else skipped with a warning; either way the
+    // record written as KIF reads back the same.
+    for (text, warned, kept) in [
+        ("手合割：平手\n   1 ７六歩(77)\n手合割：平手\n", 1, 1),
+        ("   1 ７六歩(77)\n手合割：香落ち\n", 1, 0),
+        ("   1 ７六歩(77)\n手合割：平手\n", 0, 1),
+    ] {
+        let read = kif::read(text).unwrap();
+        assert_eq!(read.warnings.len(), warned, "{text:?}: {:?}", read.warnings);
+        let rec = read.record;
+        let count = rec.headers().iter().filter(|(k, _)| k == "手合割").count();
+        assert_eq!(count, kept, "{text:?}");
+        assert_eq!(
+            kif::read(&kif::write(&rec)).unwrap().record,
+            rec,
+            "{text:?}"
+        );
+    }
     // Two 手合割 headers that agree are written as one, and read back the same.
     let text = "手合割：平手\n先手：A\n手合割：平手\n▲７六歩\n";
     let rec = ki2::read(text).unwrap().record;
