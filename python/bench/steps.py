@@ -141,7 +141,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="1,16,256,1024,4096")
     ap.add_argument("--seconds", type=float, default=2.0)
-    ap.add_argument("--repeat", type=int, default=1, help="rounds; the table shows each cell's best")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds (all systems in each round); the table shows each cell's median")
     ap.add_argument("--rust-bin", required=True)
     ap.add_argument("--no-pgx", action="store_true")
     ap.add_argument("--only", default="", help="comma-separated subset: koma-python,koma-rust,einsum,pgx,cshogi")
@@ -161,7 +161,7 @@ def main():
     if args.only:
         wanted = args.only.split(",")
         impls = {k: v for k, v in impls.items() if any(k.startswith(w) for w in wanted)}
-    best = {}
+    rates = {}
     for _ in range(args.repeat):
         for obs in (False, True):
             for name, fn in impls.items():
@@ -172,13 +172,16 @@ def main():
                     if rate is None:
                         continue
                     key = (name, "mask+obs" if obs else "mask", b)
-                    best[key] = max(best.get(key, 0.0), rate)
+                    rates.setdefault(key, []).append(rate)
                     if args.json:
                         print(json.dumps({"impl": name, "row": key[1], "batch": b, "steps_per_s": round(rate)}), flush=True)
                     else:
                         print(f"  {name:14} {key[1]:9} B={b:<5} {rate:>12,.0f} steps/s", file=sys.stderr, flush=True)
+    best = {k: float(np.median(v)) for k, v in rates.items()}
     load = os.getloadavg()
-    print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}; "
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, {platform.processor() or platform.platform()}, "
+          f"Python {platform.python_version()}; git {rev}; median of {args.repeat} round(s); "
           f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
     print("\n| implementation | row | " + " | ".join(f"B={b}" for b in sizes) + " |")
     print("|---|---|" + "---:|" * len(sizes))
