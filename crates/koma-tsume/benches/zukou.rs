@@ -25,6 +25,19 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
+/// The status word of an unknown outcome: why it stopped.
+fn unknown(r: koma_tsume::UnknownReason) -> &'static str {
+    use koma_tsume::UnknownReason::*;
+    match r {
+        Time => "unknown(time)",
+        Nodes => "unknown(nodes)",
+        Memory => "unknown(memory)",
+        Depth => "unknown(depth)",
+        Cancelled => "unknown(cancelled)",
+        Inconsistent => "unknown(inconsistent)",
+    }
+}
+
 fn main() {
     let mut cap = 30.0;
     let mut hash = 1024;
@@ -113,10 +126,7 @@ fn main() {
                 ("mate", a.len(), a.optimal)
             }
             Outcome::NoMate => ("nomate", 0, false),
-            Outcome::Unknown(r) => {
-                let _ = r;
-                ("unknown", 0, false)
-            }
+            Outcome::Unknown(r) => (unknown(*r), 0, false),
         };
         println!(
             "{id} {status} len {len} rec {recorded} {} optimal {opt} nodes {} ms {}",

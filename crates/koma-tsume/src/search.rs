@@ -287,7 +287,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             hands: Vec::with_capacity(256),
             prev_same: Vec::with_capacity(256),
             latest: HashMap::default(),
-            kids: Vec::with_capacity(4096),
+            kids: Vec::with_capacity(256),
             composer,
         };
         let key = keys::board_key(&w.pos);

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use koma_core::{Move, Position};
-use koma_tsume::{Cancel, Options, Outcome, solve};
+use koma_tsume::{Cancel, Options, Outcome, Verdict, solve};
 
 struct Problem {
     id: String,
@@ -119,5 +119,45 @@ fn the_answer_does_not_depend_on_the_hash_size() {
         let small = composer(&p, 1);
         let large = composer(&p, 256);
         assert_eq!(small, large, "{id}");
+    }
+}
+
+/// The short endings of real problems checked as problems of their own: the position `plies`
+/// before the end of the record, with the record's last moves as the expected answer. A check
+/// of a short problem costs little: the node count is deterministic and bounded here (in
+/// release it is milliseconds; the figures are in docs/tsume.md).
+#[test]
+fn checks_of_short_endings_are_cheap_and_agree_with_the_records() {
+    for (id, plies) in [
+        ("zukou-002", 3),
+        ("zukou-002", 5),
+        ("zukou-042", 3),
+        ("zukou-092", 3),
+    ] {
+        let p = problem(id);
+        let start = p.solution.len() - plies;
+        let mut pos = Position::from_sfen(&p.sfen).unwrap();
+        for &m in &p.solution[..start] {
+            assert!(pos.play(m), "{id}: the record's move {m} is legal");
+        }
+        let expected = &p.solution[start..];
+        let opts = Options::default().hash_mib(16);
+        let c = koma_tsume::check(&pos, &opts, Some(expected), &mut |_| {}, &Cancel::new());
+        assert_eq!(
+            c.verdict,
+            Verdict::Sound,
+            "{id} last {plies}: {:?}",
+            c.findings
+        );
+        let cmp = c.expected.expect("compared");
+        assert!(
+            cmp.agrees && cmp.expected_mates,
+            "{id} last {plies}: {cmp:?}"
+        );
+        assert!(
+            c.stats.nodes < 20_000,
+            "{id} last {plies}: {} nodes",
+            c.stats.nodes
+        );
     }
 }
