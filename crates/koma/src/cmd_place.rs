@@ -98,17 +98,7 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
     if let Some(runs) = args.bench {
         return bench(&problem, &args, runs.max(1));
     }
-    let checkpoint = match &args.checkpoint {
-        Some(path) => {
-            let split = Options {
-                threads: args.threads,
-                ..Options::default()
-            }
-            .split_target();
-            Some(Checkpoint::open(path, &problem, split).map_err(checkpoint_error)?)
-        }
-        None => None,
-    };
+    let checkpoint = open_checkpoint(&args, &problem)?;
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} tasks, {msg}")
@@ -160,6 +150,33 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
         return Err(e.into());
     }
     let solutions = solutions.into_inner().unwrap_or_else(|e| e.into_inner());
+    print_result(&args, &problem, &outcome, &solutions, tasks_resumed)
+}
+
+/// The checkpoint `--checkpoint` names, opened (resumed, or created for this run's split).
+fn open_checkpoint(args: &PlaceArgs, problem: &Problem) -> Result<Option<Checkpoint>, CliError> {
+    let Some(path) = &args.checkpoint else {
+        return Ok(None);
+    };
+    let split = Options {
+        threads: args.threads,
+        ..Options::default()
+    }
+    .split_target();
+    Ok(Some(
+        Checkpoint::open(path, problem, split).map_err(checkpoint_error)?,
+    ))
+}
+
+/// Prints the outcome: one JSON object with `--json`, else the placements kept (`--first`) with
+/// their diagrams and the summary (on stderr after `--all`'s stream of SFENs).
+fn print_result(
+    args: &PlaceArgs,
+    problem: &Problem,
+    outcome: &Outcome,
+    solutions: &[Placement],
+    tasks_resumed: usize,
+) -> Result<(), CliError> {
     if args.json {
         let json = serde_json::to_string(&JsonResult {
             pieces: problem.set().to_string(),
@@ -179,10 +196,10 @@ pub fn run(args: PlaceArgs) -> Result<(), CliError> {
         println!("{json}");
         return Ok(());
     }
-    for p in &solutions {
+    for p in solutions {
         println!("{}\n{}", p.to_sfen(), p.diagram());
     }
-    let summary = summary(&outcome);
+    let summary = summary(outcome);
     if args.all {
         eprint!("{summary}");
     } else {
