@@ -4,7 +4,7 @@ batched in Rust.
 
 Not run in CI (it needs torch). Set up and run:
 
-    scripts/setup-torch.sh
+    scripts/test --torch          # .venv-torch (scripts/setup-torch.sh) with koma built into it
     .venv-torch/bin/python python/examples/hasami_dqn.py --minutes 10 --out target/hasami-dqn
     .venv-torch/bin/python python/examples/hasami_dqn.py --device cuda --minutes 60   # on a GPU
 
@@ -133,13 +133,18 @@ def main() -> None:
     obs, _ = env.reset()
     waiting = np.zeros(args.envs, bool)  # the previous step ended these games: this step resets them
 
+    def results(salt: int, games: int) -> dict:
+        row = {"vs_opponent": evaluate(net, args.opponent, games, device, 10_000 + salt)}
+        if args.opponent != "random":
+            row["vs_random"] = evaluate(net, "random", games, device, 20_000 + salt)
+        return row
+
     def log(row: dict) -> None:
         print(json.dumps(row), flush=True)
         curve.write(json.dumps(row) + "\n")
         curve.flush()
 
-    log({"t": 0.0, "env_steps": 0, "vs_opponent": evaluate(net, args.opponent, args.eval_games, device, 10_000),
-         "vs_random": evaluate(net, "random", args.eval_games, device, 20_000)})
+    log({"t": 0.0, "env_steps": 0, **results(0, args.eval_games)})
     steps = grad_steps = episodes = 0
     losses: list = []
     start = last_eval = time.perf_counter()
@@ -177,14 +182,12 @@ def main() -> None:
             last_eval = time.perf_counter()
             log({"t": round(last_eval - start, 1), "env_steps": steps * args.envs, "grad_steps": grad_steps,
                  "episodes": episodes, "eps": round(eps, 3), "loss": float(np.mean(losses)) if losses else None,
-                 "vs_opponent": evaluate(net, args.opponent, args.eval_games, device, 10_000 + steps),
-                 "vs_random": evaluate(net, "random", args.eval_games, device, 20_000 + steps)})
+                 **results(steps, args.eval_games)})
             losses = []
 
     log({"t": round(time.perf_counter() - start, 1), "env_steps": steps * args.envs, "grad_steps": grad_steps,
          "episodes": episodes, "final": True,
-         "vs_opponent": evaluate(net, args.opponent, 2 * args.eval_games, device, 99_999),
-         "vs_random": evaluate(net, "random", 2 * args.eval_games, device, 88_888)})
+         **results(99_999, 2 * args.eval_games)})
     torch.save(net.state_dict(), out / "model.pt")
 
 
