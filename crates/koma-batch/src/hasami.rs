@@ -147,7 +147,7 @@ impl Opponent {
 /// Rules and episode settings of a [`HasamiBatch`].
 #[derive(Clone, Debug)]
 pub struct HasamiConfig {
-    /// Moves after which a game is drawn (HASAMI.md's ply limit; reported as `truncated`).
+    /// Moves after which a game is drawn (the ply limit of docs/hasami-rules.md; reported as `truncated`).
     pub ply_limit: u32,
     /// Uniformly random moves that open every episode (as `koma hasami arena` does; 0: none).
     /// They count towards the ply limit.
