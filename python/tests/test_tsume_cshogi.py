@@ -368,16 +368,12 @@ def test_koma_agrees_with_cshogi_dfpn():
     assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} in all; {summary})"
 
 
-# A mate in one (▲5二金) whose composer's answer koma's solver gives up on as inconsistent, the
-# smallest position of this kind the cross-check found; the fast mode mates.
+# A mate in one (▲5二金) whose composer's answer koma's solver once gave up on as inconsistent,
+# the smallest position of this kind the cross-check found: the interposition on 4a after ▲3一竜
+# was counted as useless although the king takes the dragon back.
 MATE_IN_ONE = "4k4/3b5/5SR2/5B3/9/9/9/9/9 b Gr3g3s4n4l18p 1"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open koma-tsume bug: the composer's answer of some mates (MATE_IN_ONE among them) "
-    "ends in 'unknown: inconsistent'; this test passes, and so fails as XPASS, once it is fixed",
-)
 def test_the_composers_answer_never_contradicts_itself():
     r = koma.tsume.solve(MATE_IN_ONE, hash_mib=16, nodes=100_000)
     assert r["outcome"] == "mate" and r["moves"] == ["G*5b"] and r["optimal"], r

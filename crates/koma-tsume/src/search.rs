@@ -525,7 +525,9 @@ impl<'w, 'a> Walker<'w, 'a> {
         };
         let king = self.pos.king(self.pos.side_to_move());
         let tentative = if !or && tuning.tentative {
-            self.tentative_captures(child_budget)
+            // The composer's bounded searches take a tentative proof as a useless interposition:
+            // only where the capture is free.
+            self.tentative_captures(child_budget, self.composer && budget != LEN_INF)
         } else {
             [None; 81]
         };
@@ -645,8 +647,14 @@ impl<'w, 'a> Walker<'w, 'a> {
     /// proof pieces for a drop there: length + 1 (the capture), proof pieces those of that
     /// position. A drop there is then mated too, since the real capture leaves the attacker one
     /// piece more and the defender one fewer; and it is a useless interposition by koma's
-    /// definition (the checking piece takes it and mates without it).
-    fn tentative_captures(&mut self, child_budget: u16) -> [Option<(u16, Hand)>; 81] {
+    /// definition (the checking piece takes it for free and mates without it). With
+    /// `free_only`, squares where the defender might take the checking piece back are left out
+    /// (the search then decides those drops, exactly).
+    fn tentative_captures(
+        &mut self,
+        child_budget: u16,
+        free_only: bool,
+    ) -> [Option<(u16, Hand)>; 81] {
         let mut out = [None; 81];
         let us = self.pos.side_to_move();
         let ch = self.pos.checkers();
@@ -680,7 +688,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                 if len + 1 > child_budget {
                     continue;
                 }
-                if !self.capture_is_legal(c, s) {
+                if !self.capture_is_legal(c, s) || (free_only && self.may_retake(c, s)) {
                     continue;
                 }
                 if out[s.index()].is_none_or(|(l, _)| len + 1 < l) {
@@ -689,6 +697,16 @@ impl<'w, 'a> Walker<'w, 'a> {
             }
         }
         out
+    }
+
+    /// Whether a defender's piece (the king included) attacks `s` once the checking piece on
+    /// `from` stands there: it might take the checker back. An over-approximation (pins and the
+    /// king's safety are not looked at).
+    fn may_retake(&self, from: Square, s: Square) -> bool {
+        let occ = self.pos.occupied().without(from).with(s);
+        self.pos
+            .attackers_to(self.pos.side_to_move(), s, occ)
+            .is_any()
     }
 
     /// Whether the attacker's piece on `from` may move to `s` on its line to the defender's king
@@ -1169,8 +1187,10 @@ impl<'w, 'a> Walker<'w, 'a> {
     }
 
     /// Whether the defender's interposition `m` (at this defender node) is useless (無駄合): the
-    /// checking piece takes the interposed piece and the attacker then mates without using it,
-    /// that is with the captured piece in the defender's hand instead.
+    /// checking piece takes the interposed piece for free (the defender cannot take the checking
+    /// piece back) and the attacker then mates without using it, that is with the captured piece
+    /// in the defender's hand instead. An interposition next to the king that the king can
+    /// answer by taking the checker costs the attacker that piece: it counts.
     pub(crate) fn useless(&mut self, m: Move) -> Useless {
         let Some(checker) = self.pos.checkers().first() else {
             return Useless::Counts;
@@ -1187,7 +1207,12 @@ impl<'w, 'a> Walker<'w, 'a> {
                 continue;
             }
             self.pos.do_move(cap);
-            let without = taken.and_then(|k| self.without_capture(k));
+            let retaken = self.pos.legal_moves().iter().any(|r| r.to() == s);
+            let without = if retaken {
+                None
+            } else {
+                taken.and_then(|k| self.without_capture(k))
+            };
             self.pos.undo_move();
             let Some(pos) = without else { continue };
             let mut inner = Walker::new(self.sh, pos, false);

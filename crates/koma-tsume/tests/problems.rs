@@ -204,3 +204,52 @@ fn check_reports_alternative_mates() {
     assert!(!cmp.agrees && !cmp.expected_mates);
     assert_eq!(cmp.first_difference.unwrap().ply, 1);
 }
+
+/// ▲５二金 mates at once. ▲３一竜 is no mate in one: the interposition on 4a is taken by the
+/// dragon, but the king takes the dragon back (△同玉 ▲４二金 mates), so it is not taken for free
+/// and counts. The bishops close 6b to the king. (Once "unknown: inconsistent": the bounded
+/// searches took ▲３一竜 for a mate through useless interpositions and the line walk disagreed.)
+const RETAKEN_INTERPOSITION: &str = "4k4/3b5/5SR2/5B3/9/9/9/9/9 b Gr3g3s4n4l18p 1";
+
+#[test]
+fn an_interposition_the_king_answers_by_taking_the_checker_counts() {
+    let variants = [
+        // Either bishop alone closes 6b.
+        RETAKEN_INTERPOSITION,
+        "4k4/9/5SR2/5B3/9/9/9/9/9 b Gr1b3g3s4n4l18p 1",
+        "4k4/3b5/5SR2/9/9/9/9/9/9 b GBr3g3s4n4l18p 1",
+        // Another of the defender's pieces on 6b, the rook further off, more in hand.
+        "4k4/3s5/5SR2/9/9/9/9/9/9 b Gr2b3g2s4n4l18p 1",
+        "4k4/3b5/5S1R1/5B3/9/9/9/9/9 b Gr3g3s4n4l18p 1",
+        "4k4/3b5/5SR2/5B3/9/9/9/9/9 b GNr3g3s3n4l18p 1",
+    ];
+    for sfen in variants {
+        for mode in [Mode::Composer, Mode::Any] {
+            let a = answer(sfen, &opts().mode(mode));
+            assert_eq!(a.moves, line("G*5b"), "{sfen} {mode:?}");
+        }
+        let a = answer(&flipped(sfen), &opts());
+        assert_eq!(a.moves, vec![flip_move(mv("G*5b"))], "{sfen} turned round");
+        assert!(a.optimal);
+    }
+    let a = answer("4k4/3b5/5SR2/5B3/9/9/9/9/9 b Sr3g2s4n4l18p 1", &opts());
+    assert_eq!(a.moves, line("S*5b"));
+    // A horse on 6b guards 5b: the dragon's check is the mate, and every interposition on 4a
+    // lasts the same (the king takes the dragon, ▲４二金): the pawn, first in order, left over.
+    let a = answer("4k4/3+b5/5SR2/9/9/9/9/9/9 b Gr1b3g3s4n4l18p 1", &opts());
+    assert_eq!(a.moves, line("3c3a+ P*4a 3a4a 5a4a G*4b"));
+    assert!(a.optimal);
+    assert_eq!(a.leftover.count(koma_core::PieceKind::Pawn), 1);
+}
+
+/// 透かし詰: ▲３二と opens the bishop on 8h; every interposition is taken for free (on 2b the
+/// tokin guards the bishop) and the bishop mates without it: a mate in one.
+#[test]
+fn discovered_check_with_only_useless_interpositions_is_a_mate_in_one() {
+    let sfen = "8k/9/6P2/7N1/9/9/9/1B7/9 b 2r1b4g4s3n4l17p 1";
+    let a = answer(sfen, &opts());
+    assert_eq!(a.moves, line("3c3b+"));
+    assert!(a.optimal);
+    let a = answer(&flipped(sfen), &opts());
+    assert_eq!(a.moves, vec![flip_move(mv("3c3b+"))]);
+}
