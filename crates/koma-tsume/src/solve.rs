@@ -145,6 +145,35 @@ pub(crate) fn query(w: &mut Walker, m: Move, budget: u16) -> Result<Res, Halt> {
     r.ok_or(Halt::Stopped)
 }
 
+/// At an attacker node whose proven child the table no longer holds (a mate on the board is
+/// not stored, for one), the child mating soonest by bounded searches of the shortest lengths
+/// first, every move at one length before the next, within [`SHORT_NODES`] nodes; `None` if
+/// they settle none. Asking each move in turn without a bound could follow a long chase of
+/// checks beside a mate in one (the cshogi cross-check found a mate in three that ended
+/// "unknown" at 1,000,000 nodes so).
+fn shortest_child(w: &mut Walker, moves: &[Move]) -> Result<Option<(Move, u16)>, Halt> {
+    let end = w.sh.nodes.saturating_add(SHORT_NODES);
+    // Plies left after the attacker's move: even, 0 for a mate on the board.
+    for budget in (0..SHORT_MAX).step_by(2) {
+        for &m in moves {
+            let left = end.saturating_sub(w.sh.nodes);
+            if left == 0 {
+                return Ok(None);
+            }
+            w.push(m);
+            let r = w.run_trial(budget, left);
+            w.pop();
+            match r {
+                Some(r) if r.pn == 0 => return Ok(Some((m, r.len))),
+                Some(_) => {}
+                None if w.sh.stopped() => return Err(Halt::Stopped),
+                None => return Ok(None),
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// The longest mate [`short_mate`] looks for.
 const SHORT_MAX: u16 = 15;
 /// Nodes [`short_mate`] may spend in all.
@@ -239,6 +268,9 @@ fn walk_any(w: &mut Walker, line: &mut Vec<Move>) -> Result<(), Halt> {
                     chosen = Some((m, len));
                 }
             }
+        }
+        if chosen.is_none() && or {
+            chosen = shortest_child(w, &moves)?;
         }
         if chosen.is_none() {
             for &m in &moves {

@@ -253,3 +253,16 @@ fn discovered_check_with_only_useless_interpositions_is_a_mate_in_one() {
     let a = answer(&flipped(sfen), &opts());
     assert_eq!(a.moves, vec![flip_move(mv("3c3b+"))]);
 }
+
+/// The fast mode settles a mate in three whose proof a line walk must not chase without a bound
+/// (found by the cshogi cross-check: it ended "unknown" at 1,000,000 nodes).
+#[test]
+fn fast_mode_walks_a_short_mate_without_a_chase() {
+    let sfen = "6k2/5+p1bB/5n3/7G1/9/9/9/9/9 b RNr3g4s2n4l17p 1";
+    for mode in [Mode::Any, Mode::Composer] {
+        let options = opts().nodes(1_000_000).mode(mode);
+        let a = answer(sfen, &options);
+        assert_eq!(a.moves.len(), 3, "{mode:?}: {:?}", a.moves);
+        assert_eq!(a.moves[0], mv("R*2a"), "{mode:?}");
+    }
+}
