@@ -411,11 +411,25 @@ fn hasami_games() {
     let ai = s.post(&format!("{url}/ai"), &json!({})).json();
     assert_eq!(ai["side_to_move"], "b");
     assert_eq!(ai["moves"].as_array().unwrap().len(), 2);
-    // Another agent for one move, and an empty body.
-    s.post(&format!("{url}/move"), &json!({"move": "8i8h"}));
+    // Another agent for one move, and an empty body. The agent's moves are random, so Black
+    // plays a move the state lists (a fixed one could be blocked by White's last move), off
+    // file 9, which the illegal move below needs as it is.
+    let first_legal = |state: &Value| {
+        let moves = state["legal_moves"].as_array().unwrap();
+        let off_9 = moves
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|m| !m.contains('9'));
+        off_9.unwrap().to_owned()
+    };
+    let r = s.post(&format!("{url}/move"), &json!({"move": first_legal(&ai)}));
+    assert_eq!(r.status, 200, "{}", r.body);
     let r = s.request("POST", &format!("{url}/ai"), None, &[]);
     assert_eq!(r.status, 200, "{}", r.body);
-    let r = s.post(&format!("{url}/move"), &json!({"move": "1i1h"}));
+    let r = s.post(
+        &format!("{url}/move"),
+        &json!({"move": first_legal(&r.json())}),
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     let r = s.post(&format!("{url}/ai"), &json!({"agent": "search:50ms"}));
     assert_eq!(r.status, 200, "{}", r.body);
