@@ -7,11 +7,8 @@ use rayon::prelude::*;
 
 use crate::features::{FEATURES_LEN, write_features};
 use crate::label::{NUM_LABELS, move_label};
+use crate::lanes::{self, CHUNK, Lane, check_len};
 use crate::tensor::{TENSOR_LEN, TensorIndex, tensor_index};
-
-/// Environments handed to one rayon task: small enough to balance two cores, large enough that
-/// scheduling costs nothing next to ~1 µs of work per environment.
-const CHUNK: usize = 32;
 
 /// What happens to a game that has ended, following Gymnasium's vector-environment autoreset
 /// modes.
@@ -164,6 +161,16 @@ struct Env {
     seen: Vec<u8>,
     plies: u32,
     done: bool,
+}
+
+impl Lane for Env {
+    type Move = Move;
+    fn done(&self) -> bool {
+        self.done
+    }
+    fn legal(&self) -> &[(u16, Move)] {
+        &self.legal
+    }
 }
 
 impl Env {
@@ -555,15 +562,7 @@ impl Batch {
     /// accepted and ignored), as in pgx, so that normalising a policy over it never divides by 0.
     pub fn legal_action_mask(&self, out: &mut [bool]) -> Result<(), BatchError> {
         check_len("mask output", out.len(), self.len() * NUM_LABELS)?;
-        out.par_chunks_mut(NUM_LABELS)
-            .zip(self.envs.par_iter())
-            .with_min_len(CHUNK)
-            .for_each(|(row, e)| {
-                row.fill(e.done);
-                for &(l, _) in &e.legal {
-                    row[l as usize] = true;
-                }
-            });
+        lanes::fill_mask(&self.envs, NUM_LABELS, out);
         Ok(())
     }
 
@@ -618,18 +617,7 @@ impl Batch {
     /// and the game's index only, so the draw is the same on any number of threads. Games waiting
     /// for a reset get 0.
     pub fn random_actions(&self, seed: u64, out: &mut [u32]) {
-        out.par_iter_mut()
-            .zip(self.envs.par_iter())
-            .enumerate()
-            .with_min_len(CHUNK)
-            .for_each(|(i, (o, e))| {
-                *o = if e.done || e.legal.is_empty() {
-                    0
-                } else {
-                    let mut rng = Rng::derive(seed, i as u64);
-                    e.legal[rng.below(e.legal.len())].0 as u32
-                };
-            });
+        lanes::random_actions(&self.envs, seed, out);
     }
 
     /// Plays one action in every game and writes the rewards `[B, 2]` (Black, White; +1 win,
@@ -728,16 +716,4 @@ pub fn parse_sfens<S: AsRef<str> + Sync>(sfens: &[S]) -> Result<Vec<Position>, B
             Position::from_sfen(s.as_ref()).map_err(|source| BatchError::Position { index, source })
         })
         .collect()
-}
-
-fn check_len(what: &'static str, got: usize, expected: usize) -> Result<(), BatchError> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(BatchError::Length {
-            what,
-            got,
-            expected,
-        })
-    }
 }

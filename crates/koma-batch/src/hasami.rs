@@ -42,6 +42,7 @@ use koma_hasami::ntuple::NTuple;
 use koma_hasami::{Game, Move, Outcome, Position, Square};
 use rayon::prelude::*;
 
+use crate::lanes::{self, CHUNK, Lane, check_len};
 use crate::{AutoReset, BatchError};
 
 /// The number of actions: every (from, to) pair of squares, `from * 81 + to`.
@@ -52,9 +53,6 @@ pub const NUM_PLANES: usize = 4;
 
 /// Bytes of one observation: [`NUM_PLANES`] × 9 × 9.
 pub const OBS_LEN: usize = NUM_PLANES * 81;
-
-/// Environments per rayon task when the opponent plays instantly (self-play or `random`).
-const CHUNK: usize = 32;
 
 /// The square index of `sq` as `viewer` sees the board (turned 180° for White).
 fn view(sq: Square, viewer: Color) -> usize {
@@ -200,6 +198,16 @@ struct Env {
     learner: Color,
     episode: u64,
     done: bool,
+}
+
+impl Lane for Env {
+    type Move = Move;
+    fn done(&self) -> bool {
+        self.done
+    }
+    fn legal(&self) -> &[(u16, Move)] {
+        &self.legal
+    }
 }
 
 impl Env {
@@ -497,15 +505,7 @@ impl HasamiBatch {
     /// ignored).
     pub fn legal_action_mask(&self, out: &mut [bool]) -> Result<(), BatchError> {
         check_len("mask output", out.len(), self.len() * NUM_ACTIONS)?;
-        out.par_chunks_mut(NUM_ACTIONS)
-            .zip(self.envs.par_iter())
-            .with_min_len(CHUNK)
-            .for_each(|(row, e)| {
-                row.fill(e.done);
-                for &(a, _) in &e.legal {
-                    row[a as usize] = true;
-                }
-            });
+        lanes::fill_mask(&self.envs, NUM_ACTIONS, out);
         Ok(())
     }
 
@@ -518,18 +518,7 @@ impl HasamiBatch {
     /// game's index only. Games waiting for a reset get 0.
     pub fn random_actions(&self, seed: u64, out: &mut [u32]) -> Result<(), BatchError> {
         check_len("actions output", out.len(), self.len())?;
-        out.par_iter_mut()
-            .zip(self.envs.par_iter())
-            .enumerate()
-            .with_min_len(CHUNK)
-            .for_each(|(i, (o, e))| {
-                *o = if e.done || e.legal.is_empty() {
-                    0
-                } else {
-                    let mut rng = Rng::derive(seed, i as u64);
-                    e.legal[rng.below(e.legal.len())].0 as u32
-                };
-            });
+        lanes::random_actions(&self.envs, seed, out);
         Ok(())
     }
 
@@ -679,18 +668,6 @@ pub fn write_observation(game: &Game, viewer: Color, out: &mut [u8]) {
     }
     if occurrences(game) >= 2 {
         out[3 * 81..4 * 81].fill(1);
-    }
-}
-
-fn check_len(what: &'static str, got: usize, expected: usize) -> Result<(), BatchError> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(BatchError::Length {
-            what,
-            got,
-            expected,
-        })
     }
 }
 

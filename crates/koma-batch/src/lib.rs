@@ -40,6 +40,7 @@ mod batch;
 pub mod features;
 pub mod hasami;
 pub mod label;
+mod lanes;
 pub mod tensor;
 
 pub use batch::{ActionKind, AutoReset, Batch, BatchError, Config, Game, parse_sfens};

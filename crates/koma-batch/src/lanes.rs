@@ -1,0 +1,67 @@
+//! What the shogi [`Batch`](crate::Batch) and the hasami batch share: one game of a batch seen
+//! as a lane (ended or not, its legal moves with their action numbers), the mask and random
+//! action kernels over lanes, and the output length check.
+
+use koma_core::rng::Rng;
+use rayon::prelude::*;
+
+use crate::BatchError;
+
+/// Environments handed to one rayon task: small enough to balance two cores, large enough that
+/// scheduling costs nothing next to ~1 µs of work per environment.
+pub(crate) const CHUNK: usize = 32;
+
+/// One game of a batch as the shared kernels see it.
+pub(crate) trait Lane: Sync {
+    /// The game's move type.
+    type Move: Sync;
+    /// Whether the game has ended and waits for its reset.
+    fn done(&self) -> bool;
+    /// The legal moves of the current position with their action numbers.
+    fn legal(&self) -> &[(u16, Self::Move)];
+}
+
+/// The action mask of every lane into `out` (rows of `width`): `true` for each legal move's
+/// action; an ended lane gets an all-true row (any action is accepted and ignored).
+pub(crate) fn fill_mask<L: Lane>(lanes: &[L], width: usize, out: &mut [bool]) {
+    out.par_chunks_mut(width)
+        .zip(lanes.par_iter())
+        .with_min_len(CHUNK)
+        .for_each(|(row, lane)| {
+            row.fill(lane.done());
+            for &(a, _) in lane.legal() {
+                row[a as usize] = true;
+            }
+        });
+}
+
+/// One uniformly random legal action per lane into `out`, drawn from `seed` and the lane's
+/// index (0 for an ended lane or one without moves).
+pub(crate) fn random_actions<L: Lane>(lanes: &[L], seed: u64, out: &mut [u32]) {
+    out.par_iter_mut()
+        .zip(lanes.par_iter())
+        .enumerate()
+        .with_min_len(CHUNK)
+        .for_each(|(i, (o, lane))| {
+            let legal = lane.legal();
+            *o = if lane.done() || legal.is_empty() {
+                0
+            } else {
+                let mut rng = Rng::derive(seed, i as u64);
+                legal[rng.below(legal.len())].0 as u32
+            };
+        });
+}
+
+/// `Ok` if an array the caller gave has the length the batch needs.
+pub(crate) fn check_len(what: &'static str, got: usize, expected: usize) -> Result<(), BatchError> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(BatchError::Length {
+            what,
+            got,
+            expected,
+        })
+    }
+}
