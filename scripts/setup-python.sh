@@ -6,6 +6,9 @@
 #
 #   scripts/setup-python.sh            # then: cargo test -p koma-core --test differential
 #                                      # or:   scripts/test (builds python/ with maturin, runs pytest)
+#   scripts/setup-python.sh [--venv DIR] [--check] [EXTRA_PIN...]
+#                                      # another venv with more pins (scripts/setup-torch.sh);
+#                                      # --check: only say by the exit status whether it is ready
 #
 # cshogi 1.1.0 ships manylinux wheels for CPython 3.8-3.13 on x86_64/aarch64; pip is told to use
 # a wheel only, so a machine without one fails here instead of compiling C++ for minutes.
@@ -15,6 +18,14 @@ CSHOGI_VERSION="1.1.0"
 PINS=("cshogi==$CSHOGI_VERSION" "numpy==2.4.6" "gymnasium==1.4.0" "pytest==9.2.0" "maturin==1.16.0")
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
+CHECK_ONLY=false
+while (( $# )); do
+    case "$1" in
+        --venv) VENV="$2"; shift 2 ;;
+        --check) CHECK_ONLY=true; shift ;;
+        *) PINS+=("$1"); shift ;;
+    esac
+done
 PY="$VENV/bin/python"
 
 pinned() {
@@ -33,6 +44,7 @@ PYEOF
 if [[ -x "$PY" ]] && pinned 2>/dev/null; then
     exit 0
 fi
+$CHECK_ONLY && exit 1
 
 [[ -x "$PY" ]] || python3 -m venv "$VENV"
 "$PY" -m pip install --quiet --disable-pip-version-check --only-binary=:all: "${PINS[@]}"

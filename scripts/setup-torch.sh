@@ -14,26 +14,12 @@
 set -euo pipefail
 
 TORCH_VERSION="2.15.0"
-PINS=("torch==$TORCH_VERSION" "cshogi==1.1.0" "numpy==2.4.6" "gymnasium==1.4.0" "pytest==9.2.0" "maturin==1.16.0")
 NEED_GB=12
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv-torch"
-PY="$VENV/bin/python"
+SETUP=("$ROOT/scripts/setup-python.sh" --venv "$VENV" "torch==$TORCH_VERSION")
 
-pinned() {
-    "$PY" - "${PINS[@]}" <<'PYEOF'
-import sys, importlib.metadata as m
-for pin in sys.argv[1:]:
-    name, version = pin.split("==")
-    try:
-        if m.version(name) != version:
-            sys.exit(1)
-    except m.PackageNotFoundError:
-        sys.exit(1)
-PYEOF
-}
-
-if [[ -x "$PY" ]] && pinned 2>/dev/null; then
+if "${SETUP[@]}" --check; then
     exit 0
 fi
 
@@ -43,8 +29,5 @@ if (( free_gb < NEED_GB )); then
     exit 1
 fi
 
-[[ -x "$PY" ]] || python3 -m venv "$VENV"
-"$PY" -m pip install --quiet --disable-pip-version-check --only-binary=:all: "${PINS[@]}"
-pinned
-"$PY" -c "import torch; print('torch', torch.__version__, 'cuda' if torch.cuda.is_available() else 'cpu only')"
-echo "ready in $VENV: ${PINS[*]}"
+"${SETUP[@]}"
+"$VENV/bin/python" -c "import torch; print('torch', torch.__version__, 'cuda' if torch.cuda.is_available() else 'cpu only')"
