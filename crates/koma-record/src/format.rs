@@ -84,6 +84,8 @@ impl Format {
     /// assert_eq!(Format::sniff("V2.2\nPI\n+\n"), Some(Format::Csa));
     /// assert_eq!(Format::sniff("position startpos moves 7g7f"), Some(Format::Usi));
     /// assert_eq!(Format::sniff("8k/9/9/9/9/9/9/9/8K b - 1\n"), Some(Format::Sfen));
+    /// // A bad SFEN is still SFEN, so that its reader names the fault.
+    /// assert_eq!(Format::sniff("9/9/9 b - 1"), Some(Format::Sfen));
     /// assert_eq!(Format::sniff("先手：A\n▲７六歩\n"), Some(Format::Ki2));
     /// assert_eq!(Format::sniff("先手：A\n   1 ７六歩(77)\n"), Some(Format::Kif));
     /// // A tsume diagram in KIF: the board's border is not a CSA line.
@@ -155,11 +157,17 @@ fn decisive(t: &str) -> Option<Format> {
     if t.starts_with('{') {
         return Some(Format::Jkf);
     }
-    let first = t.split_whitespace().next().unwrap_or("");
+    let mut words = t.split_whitespace();
+    let first = words.next().unwrap_or("");
     if ["position", "startpos", "sfen"].contains(&first) {
         return Some(Format::Usi);
     }
-    if first.matches('/').count() == 8 && first.is_ascii() {
+    // A board of ranks split by '/': SFEN, even with a wrong number of ranks (the SFEN reader
+    // then says what is wrong with the board, instead of another format's reader refusing it).
+    if first.is_ascii()
+        && first.contains('/')
+        && (first.matches('/').count() == 8 || matches!(words.next(), Some("b" | "w")))
+    {
         return Some(Format::Sfen);
     }
     if t.starts_with(['▲', '△', '☗', '☖', '▽', '▼']) {
