@@ -1092,7 +1092,7 @@ async function mountRecords(root) {
     line = rec.main.moves;
     end = rec.main.end;
     headers.replaceChildren(...rec.headers.slice(0, 6).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
-    if (rec.warnings.length) msg.show(rec.warnings.join("; "), "note");
+    if (rec.warnings.length) msg.show(rec.warnings.map((w) => w.message).join("; "), "note");
     else if ("name" in input) msg.show(`${input.name} (${rec.format})`, "note");
     go(0);
   }

@@ -26,7 +26,7 @@ interface RecordView {
   initial_sfen: string;
   comments: string[];
   main: LineView;
-  warnings: string[];
+  warnings: { code: string; line?: number; message: string; excerpt?: string }[];
 }
 interface PositionView {
   sfen: string;
@@ -219,7 +219,7 @@ export async function mountRecords(root: HTMLElement): Promise<void> {
     line = rec.main.moves;
     end = rec.main.end;
     headers.replaceChildren(...rec.headers.slice(0, 6).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
-    if (rec.warnings.length) msg.show(rec.warnings.join("; "), "note");
+    if (rec.warnings.length) msg.show(rec.warnings.map((w) => w.message).join("; "), "note");
     else if ("name" in input) msg.show(`${input.name} (${rec.format})`, "note");
     go(0);
   }

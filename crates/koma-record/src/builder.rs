@@ -2,7 +2,11 @@
 
 use koma_core::{Move, Position};
 
-use crate::{EndKind, GameEnd, Line, MoveTime, ReadError, Record, RecordMove, Warning};
+use crate::error::excerpt;
+use crate::{
+    BookmarkSkip, EndKind, GameEnd, Line, MoveTime, ReadError, Record, RecordMove, Warning,
+    WarningKind,
+};
 
 /// Builds a record's move tree while a reader reads it, keeping the position at the end of the
 /// line being read. Variations are attached the way KIF numbers them (変化：N手).
@@ -60,10 +64,10 @@ impl Builder {
         }
         warnings.push(Warning::new(
             error.line,
-            format!(
-                "`{text}` (move {}) is illegal: the record ends before it, with the foul (反則) its result names",
-                self.pos.ply()
-            ),
+            WarningKind::FoulEndsRecord {
+                text: excerpt(&text),
+                ply: self.pos.ply(),
+            },
         ));
         let mut end = GameEnd::new(EndKind::IllegalMove);
         end.comments.push(format!("反則手 {text}"));
@@ -166,19 +170,19 @@ impl Builder {
     /// before the main line's first move. Says why not, with nothing changed, where the
     /// position has a bookmark already, after an illegal move, or before a variation's first
     /// move (a position the variation does not hold).
-    pub(crate) fn bookmark(&mut self, name: String) -> Result<(), &'static str> {
+    pub(crate) fn bookmark(&mut self, name: String) -> Result<(), BookmarkSkip> {
         if self.foul.is_some() {
-            return Err("it follows an illegal move");
+            return Err(BookmarkSkip::AfterIllegalMove);
         }
         let at_root = self.path.is_empty();
         let line = self.line_mut();
         let slot = match line.moves.last_mut() {
             Some(m) => &mut m.bookmark,
             None if at_root => &mut self.record.bookmark,
-            None => return Err("it comes before the variation's first move"),
+            None => return Err(BookmarkSkip::BeforeVariation),
         };
         if slot.is_some() {
-            return Err("the position has a bookmark already");
+            return Err(BookmarkSkip::Taken);
         }
         *slot = Some(name);
         Ok(())

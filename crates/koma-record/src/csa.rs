@@ -14,7 +14,7 @@ use koma_core::{Color, Hand, Move, Piece, PieceKind, Position, STARTPOS_SFEN, Se
 use crate::bod::to_position;
 use crate::builder::Builder;
 use crate::error::excerpt;
-use crate::{EndKind, ErrorKind, GameEnd, MoveTime, Read, ReadError, Record, Warning};
+use crate::{EndKind, ErrorKind, GameEnd, MoveTime, Read, ReadError, Record, Warning, WarningKind};
 
 /// CSA's two-letter piece names, in [`PieceKind`] order.
 pub(crate) const NAMES: [&str; 14] = [
@@ -76,10 +76,7 @@ pub fn read(text: &str) -> Result<Read, ReadError> {
     let mut b = Builder::new(record);
     for (no, line) in lines {
         if line.trim() == "/" {
-            warnings.push(Warning::new(
-                no,
-                "only the first game of a multi-game file is read",
-            ));
+            warnings.push(Warning::new(no, WarningKind::MultiGame));
             break;
         }
         read_move_line(&mut b, no, line).map_err(|e| e.with_partial(b.record().clone()))?;
@@ -162,10 +159,7 @@ fn read_head<'a>(
         ));
     };
     if !board.has_board() {
-        warnings.push(Warning::new(
-            last_line,
-            "no initial position (PI or P1..P9) before the side to move: read from the standard start",
-        ));
+        warnings.push(Warning::new(last_line, WarningKind::NoInitialPosition));
     }
     let setup = board.finish(side)?;
     let mut record = Record::new(to_position(&setup, last_line)?);
@@ -214,7 +208,9 @@ fn read_header(
     if known.is_none() && !OTHER_KNOWN.contains(&key) {
         warnings.push(Warning::new(
             no,
-            format!("unknown header `${}` kept as is", excerpt(key)),
+            WarningKind::UnknownHeader {
+                key: excerpt(&format!("${key}")),
+            },
         ));
     }
     Ok((known.unwrap_or(key).to_owned(), value.to_owned()))

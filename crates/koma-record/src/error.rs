@@ -182,29 +182,188 @@ pub(crate) fn excerpt(text: &str) -> String {
     out
 }
 
-/// Something a reader accepted but a user may want to know about (the record is still read).
+/// Something a reader accepted but a user may want to know about (the record is still read):
+/// where ([`line`](Warning::line)) and what ([`kind`](Warning::kind), which holds a bounded
+/// excerpt of the text concerned where there is one). `Display` gives one line for a person,
+/// `line N: …`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
     /// The line, from 1 (0 for the input as a whole).
     pub line: usize,
     /// What was noticed.
-    pub message: String,
+    pub kind: WarningKind,
+}
+
+/// Why a bookmark (しおり, an `&…` line) was skipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BookmarkSkip {
+    /// The position it names has a bookmark already (one a position).
+    #[error("the position has a bookmark already")]
+    Taken,
+    /// It follows an illegal move, whose position the record does not keep.
+    #[error("it follows an illegal move")]
+    AfterIllegalMove,
+    /// It comes before the first move of a variation, whose position is the main line's.
+    #[error("it comes before the variation's first move")]
+    BeforeVariation,
+}
+
+/// What a reader noticed and accepted. Texts quoted from the input are bounded excerpts (at most
+/// [`EXCERPT_CHARS`] characters, control characters escaped, `…` where cut); `Display` gives
+/// the message without the line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// The content is in another format than the file name's extension says; it is read as what
+    /// the content is.
+    #[error(
+        "the content is {}, not {} as the file name says; read as {}",
+        content.name(),
+        named.name(),
+        content.name()
+    )]
+    FormatMismatch {
+        /// The format the content shows (the one read).
+        content: crate::Format,
+        /// The format the file name's extension names.
+        named: crate::Format,
+    },
+    /// The start of the input was plain ASCII and later bytes showed its encoding.
+    #[error(
+        "the first {} bytes were plain ASCII; the text from here is {encoding}, read as {encoding}",
+        crate::input::HEAD_BYTES
+    )]
+    EncodingFound {
+        /// The encoding the text is read in from this line on.
+        encoding: Encoding,
+    },
+    /// A CSA file with several games (`/` lines): only the first is read.
+    #[error("only the first game of a multi-game file is read")]
+    MultiGame,
+    /// A CSA record with no initial position: read from the standard start.
+    #[error(
+        "no initial position (PI or P1..P9) before the side to move: read from the standard start"
+    )]
+    NoInitialPosition,
+    /// A header key the format does not define, kept under its own name.
+    #[error("unknown header `{key}` kept as is")]
+    UnknownHeader {
+        /// The key as written (with CSA's `$`), an excerpt.
+        key: String,
+    },
+    /// A bookmark (しおり) that could not be kept on its position.
+    #[error("bookmark `{text}` skipped: {why}")]
+    BookmarkSkipped {
+        /// The bookmark line (`&…`), an excerpt.
+        text: String,
+        /// Why it was skipped.
+        why: BookmarkSkip,
+    },
+    /// Several 手合割 headers that disagree; one is kept.
+    #[error(
+        "手合割 given {count} times ({names}); kept {kept}, {}",
+        if *shown_by_diagram { "the one the board diagram shows" } else { "the first" }
+    )]
+    HandicapConflict {
+        /// How many 手合割 headers the record has.
+        count: usize,
+        /// Their values, comma-separated, an excerpt.
+        names: String,
+        /// The value kept, an excerpt.
+        kept: String,
+        /// Whether the kept one is the one the board diagram shows (else it is the first).
+        shown_by_diagram: bool,
+    },
+    /// A 手合割 line among the moves, which cannot change the initial position: skipped.
+    #[error(
+        "`{text}` among the moves skipped: the initial position is {}",
+        if *names_start { "named by the 手合割 before the moves" } else { "another one" }
+    )]
+    HandicapAmongMoves {
+        /// The line, an excerpt.
+        text: String,
+        /// Whether it names the initial position (which a 手合割 before the moves named already).
+        names_start: bool,
+    },
+    /// A closing `まで…` line the table of game ends does not know: kept as a comment.
+    #[error("result `まで{text}` not understood; kept as a comment, the line has no end")]
+    UnknownResult {
+        /// What follows `まで`, an excerpt.
+        text: String,
+    },
+    /// A line among the moves that names no move (a rule, a program's note): kept as a comment.
+    #[error("`{text}` is not a move; kept as a comment")]
+    NotAMove {
+        /// The line, an excerpt.
+        text: String,
+    },
+    /// An illegal move the record's result names as the foul (反則) the game ended with: the
+    /// record ends before it.
+    #[error(
+        "`{text}` (move {ply}) is illegal: the record ends before it, with the foul (反則) its result names"
+    )]
+    FoulEndsRecord {
+        /// The move as written, an excerpt.
+        text: String,
+        /// Its ply number.
+        ply: u32,
+    },
+    /// An SFEN without its move number: read as move 1.
+    #[error("the SFEN has no move number; read as move 1 (`… 1`)")]
+    MissingMoveNumber,
+}
+
+impl WarningKind {
+    /// A stable machine-readable name of the kind (`not_a_move`, `unknown_header`, ...), for
+    /// programs (the server's JSON, scripts) that act on warnings.
+    pub fn code(&self) -> &'static str {
+        match self {
+            WarningKind::FormatMismatch { .. } => "format_mismatch",
+            WarningKind::EncodingFound { .. } => "encoding_found",
+            WarningKind::MultiGame => "multi_game",
+            WarningKind::NoInitialPosition => "no_initial_position",
+            WarningKind::UnknownHeader { .. } => "unknown_header",
+            WarningKind::BookmarkSkipped { .. } => "bookmark_skipped",
+            WarningKind::HandicapConflict { .. } => "handicap_conflict",
+            WarningKind::HandicapAmongMoves { .. } => "handicap_among_moves",
+            WarningKind::UnknownResult { .. } => "unknown_result",
+            WarningKind::NotAMove { .. } => "not_a_move",
+            WarningKind::FoulEndsRecord { .. } => "foul_ends_record",
+            WarningKind::MissingMoveNumber => "missing_move_number",
+        }
+    }
+
+    /// The input text the warning is about, a bounded excerpt, where it quotes one.
+    pub fn excerpt(&self) -> Option<&str> {
+        match self {
+            WarningKind::UnknownHeader { key: text }
+            | WarningKind::BookmarkSkipped { text, .. }
+            | WarningKind::HandicapAmongMoves { text, .. }
+            | WarningKind::UnknownResult { text }
+            | WarningKind::NotAMove { text }
+            | WarningKind::FoulEndsRecord { text, .. } => Some(text),
+            WarningKind::HandicapConflict { names, .. } => Some(names),
+            WarningKind::FormatMismatch { .. }
+            | WarningKind::EncodingFound { .. }
+            | WarningKind::MultiGame
+            | WarningKind::NoInitialPosition
+            | WarningKind::MissingMoveNumber => None,
+        }
+    }
 }
 
 impl Warning {
-    pub(crate) fn new(line: usize, message: impl Into<String>) -> Warning {
-        Warning {
-            line,
-            message: message.into(),
-        }
+    pub(crate) fn new(line: usize, kind: WarningKind) -> Warning {
+        Warning { line, kind }
     }
 }
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.line {
-            0 => write!(f, "{}", self.message),
-            n => write!(f, "line {n}: {}", self.message),
+            0 => write!(f, "{}", self.kind),
+            n => write!(f, "line {n}: {}", self.kind),
         }
     }
 }
@@ -230,5 +389,64 @@ mod tests {
         assert_eq!(excerpt(&long).chars().count(), EXCERPT_CHARS + 1);
         let e = ReadError::syntax(1, 1, &"\0".repeat(1 << 20), "a record");
         assert!(e.to_string().len() < 400, "{e}");
+    }
+
+    /// The typed warnings read as the texts users and scripts knew from the string warnings.
+    #[test]
+    fn warnings_display_their_line_and_message() {
+        let w = |line, kind| Warning::new(line, kind).to_string();
+        assert_eq!(
+            w(
+                3,
+                WarningKind::NotAMove {
+                    text: "----".into()
+                }
+            ),
+            "line 3: `----` is not a move; kept as a comment"
+        );
+        assert_eq!(
+            w(0, WarningKind::MultiGame),
+            "only the first game of a multi-game file is read"
+        );
+        assert_eq!(
+            w(
+                7,
+                WarningKind::BookmarkSkipped {
+                    text: "&x".into(),
+                    why: BookmarkSkip::BeforeVariation
+                }
+            ),
+            "line 7: bookmark `&x` skipped: it comes before the variation's first move"
+        );
+        assert_eq!(
+            w(
+                2,
+                WarningKind::HandicapConflict {
+                    count: 2,
+                    names: "平手, 香落ち".into(),
+                    kept: "平手".into(),
+                    shown_by_diagram: false
+                }
+            ),
+            "line 2: 手合割 given 2 times (平手, 香落ち); kept 平手, the first"
+        );
+        assert_eq!(
+            w(
+                1,
+                WarningKind::FormatMismatch {
+                    content: crate::Format::Csa,
+                    named: crate::Format::Kif
+                }
+            ),
+            "line 1: the content is csa, not kif as the file name says; read as csa"
+        );
+        let long = WarningKind::NotAMove {
+            text: excerpt(&"x".repeat(10_000)),
+        };
+        assert_eq!(long.code(), "not_a_move");
+        assert_eq!(
+            long.excerpt().map(|t| t.chars().count()),
+            Some(EXCERPT_CHARS + 1)
+        );
     }
 }

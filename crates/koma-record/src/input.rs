@@ -34,7 +34,7 @@ use std::io::{BufRead, Chain, Cursor, Read as _};
 use std::path::Path;
 
 use crate::encoding::{self, Encoding};
-use crate::{Format, Read, ReadError, Warning, csa, usi};
+use crate::{Format, Read, ReadError, Warning, WarningKind, csa, usi};
 
 /// How many bytes [`Records::new`] looks at to detect the encoding and format.
 pub const HEAD_BYTES: usize = 64 * 1024;
@@ -71,7 +71,7 @@ pub struct Options {
 /// use koma_record::{Format, input::detect, encoding::Encoding};
 /// let d = detect(b"V2.2\nPI\n+\n+7776FU\n", Some("game.kif"));
 /// assert_eq!((d.encoding, d.format), (Encoding::Utf8, Format::Csa));
-/// assert!(d.warnings[0].message.contains("kif"), "{}", d.warnings[0]);
+/// assert!(d.warnings[0].to_string().contains("not kif as the file name says"), "{}", d.warnings[0]);
 /// assert_eq!(detect(b"", Some("x.csa")).format, Format::Csa);
 /// ```
 pub fn detect(head: &[u8], name: Option<&str>) -> Detected {
@@ -89,12 +89,10 @@ fn detect_with(head: &[u8], name: Option<&str>, options: Options) -> Detected {
             if !content.reads_like(ext) {
                 warnings.push(Warning::new(
                     0,
-                    format!(
-                        "the content is {}, not {} as the file name says; read as {}",
-                        content.name(),
-                        ext.name(),
-                        content.name()
-                    ),
+                    WarningKind::FormatMismatch {
+                        content,
+                        named: ext,
+                    },
                 ));
             }
             if content.reads_like(ext) {
@@ -200,9 +198,7 @@ impl<R: BufRead> Records<R> {
         self.detected.encoding = found;
         Some(Warning::new(
             line,
-            format!(
-                "the first {HEAD_BYTES} bytes were plain ASCII; the text from here is {found}, read as {found}"
-            ),
+            WarningKind::EncodingFound { encoding: found },
         ))
     }
 

@@ -19,7 +19,8 @@ use crate::ending::{read_summary, summary};
 use crate::error::excerpt;
 use crate::japanese::{self, Notation};
 use crate::{
-    EndKind, ErrorKind, GameEnd, Line, MoveTime, Read, ReadError, Record, Warning, handicap,
+    BookmarkSkip, EndKind, ErrorKind, GameEnd, Line, MoveTime, Read, ReadError, Record, Warning,
+    WarningKind, handicap,
 };
 
 /// Header keys KIF files commonly use; others are kept with a warning.
@@ -101,10 +102,10 @@ where
             if bookmark.is_some() {
                 warnings.push(Warning::new(
                     no,
-                    format!(
-                        "bookmark `{}` skipped: the position has a bookmark already",
-                        excerpt(t)
-                    ),
+                    WarningKind::BookmarkSkipped {
+                        text: excerpt(t),
+                        why: BookmarkSkip::Taken,
+                    },
                 ));
             } else {
                 bookmark = Some(name.to_owned());
@@ -119,7 +120,7 @@ where
                 if !KNOWN_KEYS.contains(&key) {
                     warnings.push(Warning::new(
                         no,
-                        format!("unknown header `{}` kept as is", excerpt(key)),
+                        WarningKind::UnknownHeader { key: excerpt(key) },
                     ));
                 }
                 headers.push((key.to_owned(), value.to_owned(), no));
@@ -170,19 +171,14 @@ fn initial_position(
             let chosen = shown.unwrap_or(first).clone();
             if rest.iter().any(|(name, _)| *name != first.0) {
                 let all: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
-                let why = if shown.is_some() {
-                    "the one the board diagram shows"
-                } else {
-                    "the first"
-                };
                 warnings.push(Warning::new(
                     rest[0].1,
-                    format!(
-                        "手合割 given {} times ({}); kept {}, {why}",
-                        named.len(),
-                        excerpt(&all.join(", ")),
-                        excerpt(&chosen.0)
-                    ),
+                    WarningKind::HandicapConflict {
+                        count: named.len(),
+                        names: excerpt(&all.join(", ")),
+                        kept: excerpt(&chosen.0),
+                        shown_by_diagram: shown.is_some(),
+                    },
                 ));
             }
             Some(chosen)
@@ -328,7 +324,10 @@ pub(crate) fn read_shared_line(
         if let Err(why) = b.bookmark(name.to_owned()) {
             warnings.push(Warning::new(
                 no,
-                format!("bookmark `{}` skipped: {why}", excerpt(t)),
+                WarningKind::BookmarkSkipped {
+                    text: excerpt(t),
+                    why,
+                },
             ));
         }
         return Some(Ok(()));
@@ -413,15 +412,10 @@ fn read_other_line(
             if record.header("手合割").is_some() || !names_start {
                 warnings.push(Warning::new(
                     no,
-                    format!(
-                        "`{}` among the moves skipped: the initial position is {}",
-                        excerpt(t),
-                        if names_start {
-                            "named by the 手合割 before the moves"
-                        } else {
-                            "another one"
-                        }
-                    ),
+                    WarningKind::HandicapAmongMoves {
+                        text: excerpt(t),
+                        names_start,
+                    },
                 ));
                 return Ok(());
             }
@@ -461,10 +455,9 @@ pub(crate) fn read_closing_line(
         None => {
             warnings.push(Warning::new(
                 no,
-                format!(
-                    "result `まで{}` not understood; kept as a comment, the line has no end",
-                    excerpt(rest)
-                ),
+                WarningKind::UnknownResult {
+                    text: excerpt(rest),
+                },
             ));
             b.comment(format!("まで{rest}"));
         }
@@ -484,10 +477,7 @@ pub(crate) fn keep_note(b: &mut Builder, no: usize, t: &str, warnings: &mut Vec<
     if marked || starts_like_move {
         return false;
     }
-    warnings.push(Warning::new(
-        no,
-        format!("`{}` is not a move; kept as a comment", excerpt(t)),
-    ));
+    warnings.push(Warning::new(no, WarningKind::NotAMove { text: excerpt(t) }));
     b.comment(t.to_owned());
     true
 }

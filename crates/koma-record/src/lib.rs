@@ -56,7 +56,7 @@ pub mod usi;
 pub mod western;
 
 pub use ending::{EndKind, GameEnd};
-pub use error::{EXCERPT_CHARS, ErrorKind, Read, ReadError, Warning};
+pub use error::{BookmarkSkip, EXCERPT_CHARS, ErrorKind, Read, ReadError, Warning, WarningKind};
 pub use format::Format;
 pub use record::{
     EditError, IllegalMoveError, Line, LineEditor, LinePath, MoveTime, Record, RecordMove,

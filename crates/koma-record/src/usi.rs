@@ -12,7 +12,7 @@ use koma_core::{FromSfenError, Move, Position, SfenError};
 use crate::bod::check_ply;
 use crate::builder::Builder;
 use crate::error::excerpt;
-use crate::{EndKind, ErrorKind, GameEnd, Read, ReadError, Record, Warning};
+use crate::{EndKind, ErrorKind, GameEnd, Read, ReadError, Record, Warning, WarningKind};
 
 /// Reads the first non-empty line as a USI position (`position` optional; `startpos`,
 /// `sfen <4 fields>` or a bare SFEN; then `moves ...`, and an optional end token). Another
@@ -53,16 +53,14 @@ pub fn read(text: &str) -> Result<Read, ReadError> {
 /// let read = koma_record::usi::read_line(1, "sfen 8k/9/9/9/9/9/9/9/8K b G moves G*1b").unwrap();
 /// assert_eq!(read.record.initial().ply(), 1);
 /// assert_eq!(read.record.main().moves().len(), 1);
-/// assert!(read.warnings[0].message.contains("move number"));
+/// assert_eq!(read.warnings[0].kind, koma_record::WarningKind::MissingMoveNumber);
+/// assert!(read.warnings[0].to_string().contains("move number"));
 /// ```
 pub fn read_line(no: usize, line: &str) -> Result<Read, ReadError> {
     match split_position(line) {
         Err(e) if is_missing_move_number(&e) => {
             let (patched, column) = with_move_number(line);
-            let warning = Warning::new(
-                no,
-                "the SFEN has no move number; read as move 1 (`… 1`)".to_owned(),
-            );
+            let warning = Warning::new(no, WarningKind::MissingMoveNumber);
             // Columns after the inserted ` 1` are two more in the patched line than in `line`.
             read_command(no, &patched)
                 .map_err(|mut e| {

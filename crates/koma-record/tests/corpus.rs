@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use koma_record::encoding::Encoding;
 use koma_record::input::{self, Options, Records};
 use koma_record::output::RecordWriter;
-use koma_record::{EndKind, ErrorKind, Format, Read, Record, ki2, kif, usi};
+use koma_record::{EndKind, ErrorKind, Format, Read, Record, WarningKind, ki2, kif, usi};
 
 fn path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -272,8 +272,12 @@ fn conflicting_handicap_headers() {
     );
     assert_eq!(read.record.header("手合割"), Some("香落ち"));
     assert!(
-        read.warnings.iter().any(|w| w
-            .message
+        read.warnings.iter().any(|w| matches!(
+            &w.kind,
+            WarningKind::HandicapConflict { kept, shown_by_diagram: true, .. } if kept == "香落ち"
+        ) && w
+            .kind
+            .to_string()
             .contains("kept 香落ち, the one the board diagram shows")),
         "{:?}",
         read.warnings
@@ -283,11 +287,13 @@ fn conflicting_handicap_headers() {
     let read = one("teai-twice.kifu");
     assert_eq!(read.record.initial(), &koma_core::Position::startpos());
     assert_eq!(read.record.header("手合割"), Some("平手"));
-    assert!(
-        read.warnings
-            .iter()
-            .any(|w| w.message.contains("the first"))
-    );
+    assert!(read.warnings.iter().any(|w| matches!(
+        w.kind,
+        WarningKind::HandicapConflict {
+            shown_by_diagram: false,
+            ..
+        }
+    ) && w.kind.to_string().contains("the first")));
     assert_eq!(kif::write(&read.record).matches("手合割").count(), 1);
 }
 
@@ -367,9 +373,9 @@ fn space_before_the_origin() {
 fn csa_without_a_position() {
     let read = one("wars-no-position.csa");
     assert!(
-        read.warnings
-            .iter()
-            .any(|w| w.line == 8 && w.message.contains("read from the standard start")),
+        read.warnings.iter().any(|w| w.line == 8
+            && w.kind == WarningKind::NoInitialPosition
+            && w.to_string().contains("read from the standard start")),
         "{:?}",
         read.warnings
     );
@@ -447,7 +453,8 @@ fn sfen_without_a_move_number() {
     assert_eq!(all.len(), 3);
     for read in &all {
         assert_eq!(read.record.initial().ply(), 1);
-        assert!(read.warnings[0].message.contains("no move number"));
+        assert_eq!(read.warnings[0].kind, WarningKind::MissingMoveNumber);
+        assert!(read.warnings[0].to_string().contains("no move number"));
     }
     assert_eq!(usi_moves(&all[1].record), ["7g7f", "3c3d"]);
     assert_eq!(usi_moves(&all[2].record), ["G*2c", "2b2c", "S*2b"]);
@@ -466,7 +473,12 @@ fn a_game_ending_in_a_foul() {
         let read = one(name);
         assert_eq!(read.warnings.len(), 1, "{name}: {:?}", read.warnings);
         assert!(
-            read.warnings[0].message.contains("(move 10) is illegal"),
+            matches!(
+                read.warnings[0].kind,
+                WarningKind::FoulEndsRecord { ply: 10, .. }
+            ) && read.warnings[0]
+                .to_string()
+                .contains("(move 10) is illegal"),
             "{name}"
         );
         let rec = read.record;
@@ -535,9 +547,12 @@ fn encoding_settled_after_an_ascii_head() {
     assert_eq!(last.record.header("先手"), Some("先手の人"));
     let line = 9 * count + 2;
     assert!(
-        last.warnings
-            .iter()
-            .any(|w| w.line == line && w.message.contains("Shift-JIS")),
+        last.warnings.iter().any(|w| w.line == line
+            && w.kind
+                == WarningKind::EncodingFound {
+                    encoding: Encoding::ShiftJis
+                }
+            && w.to_string().contains("Shift-JIS")),
         "{:?}",
         last.warnings
     );

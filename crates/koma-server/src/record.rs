@@ -6,7 +6,7 @@ use axum::Json;
 use base64::Engine as _;
 use koma_core::{Color, Position};
 use koma_record::input::{self, Options, Records};
-use koma_record::{Format, Line, Read, ReadError, Record, japanese};
+use koma_record::{Format, Line, Read, ReadError, Record, Warning, japanese};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -43,7 +43,33 @@ pub struct RecordView {
     /// The main line.
     pub main: LineView,
     /// What the reader noticed but accepted.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<WarningView>,
+}
+
+/// A warning of the record reader: what (`code`, `message`) and where (`line`, `excerpt`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WarningView {
+    /// A stable machine-readable code, e.g. `not_a_move`, `unknown_header`, `handicap_conflict`.
+    pub code: &'static str,
+    /// The line of the record it is about, from 1 (absent for the input as a whole).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// One sentence for a person, with the line (`line 5: …`).
+    pub message: String,
+    /// The text of the record it is about, a bounded excerpt, where it quotes one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<String>,
+}
+
+impl From<&Warning> for WarningView {
+    fn from(w: &Warning) -> WarningView {
+        WarningView {
+            code: w.kind.code(),
+            line: (w.line > 0).then_some(w.line),
+            message: w.to_string(),
+            excerpt: w.kind.excerpt().map(str::to_owned),
+        }
+    }
 }
 
 /// A line of moves.
@@ -258,7 +284,7 @@ pub fn view(format: Format, read: &Read) -> RecordView {
         initial_sfen: rec.initial().to_sfen(),
         comments: rec.comments().to_vec(),
         main: line_view(rec.main(), rec.initial().clone()),
-        warnings: read.warnings.iter().map(|w| w.to_string()).collect(),
+        warnings: read.warnings.iter().map(WarningView::from).collect(),
     }
 }
 

@@ -255,6 +255,21 @@ fn records_read_and_convert() {
     s.post("/api/record", &json!({"text": "  \n"}))
         .error(400, "empty_record");
 
+    // Warnings say what (a stable code, a message) and where (the line, the text quoted).
+    let r = s
+        .post(
+            "/api/record",
+            &json!({"text": "対局者：A\n手数----指手--\n   1 ７六歩(77)\n----\n"}),
+        )
+        .json();
+    assert_eq!(
+        r["warnings"],
+        json!([
+            {"code": "unknown_header", "line": 1, "message": "line 1: unknown header `対局者` kept as is", "excerpt": "対局者"},
+            {"code": "not_a_move", "line": 4, "message": "line 4: `----` is not a move; kept as a comment", "excerpt": "----"},
+        ])
+    );
+
     // A Shift-JIS file as bytes: koma-record's input call detects the encoding and format.
     use base64::Engine as _;
     let file = include_bytes!("../../koma-record/tests/data/yokofudori.kif");
