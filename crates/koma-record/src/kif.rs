@@ -316,23 +316,32 @@ pub(crate) fn read_shared_line(
     t: &str,
     warnings: &mut Vec<Warning>,
 ) -> Option<Result<(), ReadError>> {
-    if let Some(c) = t.strip_prefix('*') {
-        b.comment(c.to_owned());
-        return Some(Ok(()));
-    }
-    if let Some(name) = t.strip_prefix('&') {
-        if let Err(why) = b.bookmark(name.to_owned()) {
-            warnings.push(Warning::new(
-                no,
-                WarningKind::BookmarkSkipped {
-                    text: excerpt(t),
-                    why,
-                },
-            ));
-        }
+    if read_note(b, no, t, warnings) {
         return Some(Ok(()));
     }
     read_variation(b, no, t)
+}
+
+/// Reads a `*` comment or an `&` bookmark (on the position after the last move, skipped with a
+/// warning where it cannot be kept); `false` if `t` is neither.
+fn read_note(b: &mut Builder, no: usize, t: &str, warnings: &mut Vec<Warning>) -> bool {
+    if let Some(c) = t.strip_prefix('*') {
+        b.comment(c.to_owned());
+        return true;
+    }
+    let Some(name) = t.strip_prefix('&') else {
+        return false;
+    };
+    if let Err(why) = b.bookmark(name.to_owned()) {
+        warnings.push(Warning::new(
+            no,
+            WarningKind::BookmarkSkipped {
+                text: excerpt(t),
+                why,
+            },
+        ));
+    }
+    true
 }
 
 fn read_move_line(
@@ -383,7 +392,7 @@ fn read_move_line(
             "no move after the end of the line (or `変化：N手`)",
         ));
     }
-    read_move_body(b, no, col, body)
+    read_move_body(b, no, col, body, warnings)
 }
 
 /// A line among the moves that is neither a move nor a comment: a header written after the
@@ -483,10 +492,17 @@ pub(crate) fn keep_note(b: &mut Builder, no: usize, t: &str, warnings: &mut Vec<
 }
 
 /// Reads what follows a move number (at column `col`): a move or an end word (投了, 封じ手, ...),
-/// then an optional time.
-fn read_move_body(b: &mut Builder, no: usize, col: usize, body: &str) -> Result<(), ReadError> {
+/// then an optional time, then an optional inline comment (`*…`) or bookmark (`&…`) that some
+/// programs write on the move's own line (`５六歩(57)*…`): kept as if on the next line.
+fn read_move_body(
+    b: &mut Builder,
+    no: usize,
+    col: usize,
+    body: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), ReadError> {
     let word_len = body
-        .find(|c: char| c.is_whitespace() || c == '(')
+        .find(|c: char| c.is_whitespace() || matches!(c, '(' | '*' | '&'))
         .unwrap_or(body.len());
     let end = EndKind::from_kif(&body[..word_len]);
     let (used, mv) = match end {
@@ -500,6 +516,10 @@ fn read_move_body(b: &mut Builder, no: usize, col: usize, body: &str) -> Result<
                 // It may be the foul the record ends with (see `Builder::hold_foul`).
                 Err(kind @ ErrorKind::IllegalMove { .. }) => {
                     b.hold_foul(ReadError::new(no, col, &text, kind), text);
+                    let tail: String = body.chars().skip(used).collect();
+                    if let Some((_, note)) = split_inline_note(&tail) {
+                        read_note(b, no, note, warnings);
+                    }
                     return Ok(());
                 }
                 Err(kind) => return Err(ReadError::new(no, col, &text, kind)),
@@ -507,6 +527,10 @@ fn read_move_body(b: &mut Builder, no: usize, col: usize, body: &str) -> Result<
         }
     };
     let tail: String = body.chars().skip(used).collect();
+    let (tail, note) = match split_inline_note(&tail) {
+        Some((time, note)) => (time, Some(note)),
+        None => (tail.as_str(), None),
+    };
     let time_col = col + used + tail.chars().take_while(|c| c.is_whitespace()).count();
     let time = parse_time_field(tail.trim())
         .map_err(|e| ReadError::syntax(no, time_col, tail.trim(), e))?;
@@ -520,7 +544,17 @@ fn read_move_body(b: &mut Builder, no: usize, col: usize, body: &str) -> Result<
         }),
         (None, None) => {}
     }
+    if let Some(note) = note {
+        read_note(b, no, note, warnings);
+    }
     Ok(())
+}
+
+/// Splits what follows a move at its inline comment (`*…`) or bookmark (`&…`), if any: the part
+/// before (the time field) and the note from its mark on. Neither mark occurs in a time field.
+fn split_inline_note(tail: &str) -> Option<(&str, &str)> {
+    let at = tail.find(['*', '&'])?;
+    Some((&tail[..at], &tail[at..]))
 }
 
 /// The one legal move a Japanese move names in `pos`, or why there is none.

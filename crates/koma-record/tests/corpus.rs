@@ -16,7 +16,7 @@ fn path(name: &str) -> PathBuf {
 }
 
 /// Every file of the corpus, with the encoding and format its content has.
-const CORPUS: [(&str, Encoding, Format); 27] = [
+const CORPUS: [(&str, Encoding, Format); 28] = [
     (
         "meijinsen_20180508_M7_10034.kifu",
         Encoding::Utf8,
@@ -47,6 +47,7 @@ const CORPUS: [(&str, Encoding, Format); 27] = [
     ("nifu.kif", Encoding::ShiftJis, Format::Kif),
     ("nifu.ki2u", Encoding::Utf8, Format::Ki2),
     ("bookmarks.kifu", Encoding::Utf8, Format::Kif),
+    ("inline-notes.kifu", Encoding::Utf8, Format::Kif),
     ("bookmarks.ki2u", Encoding::Utf8, Format::Ki2),
 ];
 
@@ -602,6 +603,43 @@ fn bookmarks_are_kept() {
     assert_eq!(read.record.main().moves()[0].bookmark(), Some("一"));
     let lines: Vec<usize> = read.warnings.iter().map(|w| w.line).collect();
     assert_eq!(lines, [3, 6], "{:?}", read.warnings);
+}
+
+/// A comment (`*…`) or bookmark (`&…`) written on a move's own line, after the move, after its
+/// time, after a full-width space or after an end word, is kept as if on the next line (it was
+/// refused as "expected a time"); written back on lines of their own, the same record.
+#[test]
+fn inline_notes_after_a_move_are_kept() {
+    let read = one("inline-notes.kifu");
+    assert!(read.warnings.is_empty(), "{:?}", read.warnings);
+    let rec = read.record;
+    let moves = rec.main().moves();
+    assert_eq!(
+        usi_moves(&rec),
+        ["7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e"]
+    );
+    assert_eq!(moves[0].comments(), ["初手のコメント"]);
+    assert_eq!(moves[1].comments(), ["角道を開ける"]);
+    assert_eq!(moves[1].time().map(|t| t.used_ms), Some(2_000));
+    assert_eq!(moves[2].bookmark(), Some("しおり"));
+    assert_eq!(moves[3].bookmark(), Some("居飛車*しおりの名前の続き"));
+    assert_eq!(moves[3].comments(), ["次の行のコメント"]);
+    assert_eq!(moves[4].comments(), ["全角空白のあと"]);
+    assert_eq!(end(&rec), Some(EndKind::Resign));
+    assert_eq!(rec.main().end().unwrap().comments, ["先手の投了"]);
+    let variation = &moves[5].variations()[0];
+    assert_eq!(variation.moves()[0].comments(), ["変化のコメント"]);
+    let again = kif::read(&kif::write(&rec)).unwrap();
+    assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    assert_eq!(again.record, rec);
+
+    // After an illegal move the record's result names as its foul, the comment goes with it.
+    let text = "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７五歩打*二歩\n   4 反則勝ち\n";
+    let read = kif::read(text).unwrap();
+    assert_eq!(
+        read.record.main().end().unwrap().comments,
+        ["反則手 ７五歩打", "二歩"]
+    );
 }
 
 /// A corpus file that is not there fails, as any missing test data must.
