@@ -798,9 +798,9 @@ async function mountPlace(root) {
       if ("count" in r) return h("span", { class: "result" }, t("p_count_result", Number(r.count).toLocaleString(), Number(r.count_mirror_identified).toLocaleString()));
       return h("span", { class: "result" }, t("p_found", Number(r.found).toLocaleString()));
     }
-    if (j.state === "failed" || j.state === "cancelled") return h("span", { class: "fail" }, j.error ?? "");
+    if (j.state === "failed" || j.state === "cancelled") return h("span", { class: "fail" }, j.error?.message ?? "");
     const p = j.progress;
-    if (!p || !p.tasks) return h("span", {}, j.error ?? "");
+    if (!p || !p.tasks) return h("span", {}, j.error?.message ?? "");
     return h(
       "span",
       {},
@@ -1379,7 +1379,7 @@ async function mountTsume(root) {
         if (j.state === "running" && p?.nodes !== void 0) progress.textContent = t("t_progress", p.nodes.toLocaleString(), (p.elapsed_secs ?? 0).toFixed(1));
         else if (j.state === "queued") progress.textContent = t("state_queued");
         if (j.state === "done" && j.result) showResult(j.result);
-        if (j.state === "failed" || j.state === "cancelled") progress.textContent = `${t(`state_${j.state}`)}: ${j.error ?? ""}`;
+        if (j.state === "failed" || j.state === "cancelled") progress.textContent = `${t(`state_${j.state}`)}: ${j.error?.message ?? ""}`;
         if (j.state === "done" || j.state === "failed" || j.state === "cancelled") {
           cancelButton.disabled = true;
           running = null;

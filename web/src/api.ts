@@ -58,7 +58,8 @@ export interface Job {
   params: Record<string, unknown>;
   progress: Record<string, unknown> | null;
   result: Record<string, unknown> | null;
-  error: string | null;
+  /** Why it failed or was cancelled, or a note on an interruption (`code` is stable). */
+  error: { code: string; message: string; field?: string } | null;
   restarts: number;
   created_at: number;
 }

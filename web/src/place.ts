@@ -74,9 +74,9 @@ export async function mountPlace(root: HTMLElement): Promise<void> {
       if ("count" in r) return h("span", { class: "result" }, t("p_count_result", Number(r.count).toLocaleString(), Number(r.count_mirror_identified).toLocaleString()));
       return h("span", { class: "result" }, t("p_found", Number(r.found).toLocaleString()));
     }
-    if (j.state === "failed" || j.state === "cancelled") return h("span", { class: "fail" }, j.error ?? "");
+    if (j.state === "failed" || j.state === "cancelled") return h("span", { class: "fail" }, j.error?.message ?? "");
     const p = j.progress as { tasks_done?: number; tasks?: number; found?: string } | null;
-    if (!p || !p.tasks) return h("span", {}, j.error ?? "");
+    if (!p || !p.tasks) return h("span", {}, j.error?.message ?? "");
     return h(
       "span",
       {},

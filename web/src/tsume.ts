@@ -296,7 +296,7 @@ export async function mountTsume(root: HTMLElement): Promise<void> {
         if (j.state === "running" && p?.nodes !== undefined) progress.textContent = t("t_progress", p.nodes.toLocaleString(), (p.elapsed_secs ?? 0).toFixed(1));
         else if (j.state === "queued") progress.textContent = t("state_queued");
         if (j.state === "done" && j.result) showResult(j.result as unknown as TsumeResult);
-        if (j.state === "failed" || j.state === "cancelled") progress.textContent = `${t(`state_${j.state}`)}: ${j.error ?? ""}`;
+        if (j.state === "failed" || j.state === "cancelled") progress.textContent = `${t(`state_${j.state}`)}: ${j.error?.message ?? ""}`;
         if (j.state === "done" || j.state === "failed" || j.state === "cancelled") {
           cancelButton.disabled = true;
           running = null;

@@ -111,7 +111,7 @@ pub struct JobRow {
     #[schema(value_type = Option<Object>)]
     pub result: Option<serde_json::Value>,
     /// Why it failed or was cancelled, or a note on an interruption it recovered from.
-    pub error: Option<String>,
+    pub error: Option<JobNote>,
     /// Times it was started again after an interruption.
     pub restarts: i64,
     /// Submitted, started, finished (Unix seconds).
@@ -161,6 +161,36 @@ pub struct GameRow {
     pub record: String,
 }
 
+/// Why a job failed or was cancelled, or a note on an interruption, as stored and served: the
+/// shape of the API's errors (`code`, `message`, `field`), rendered from the job's typed error
+/// ([`crate::jobs::JobError`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct JobNote {
+    /// A stable machine-readable code, e.g. `bad_pieces`, `interrupted`, `internal`.
+    pub code: String,
+    /// One sentence for a person.
+    pub message: String,
+    /// The job parameter it is about, when there is one (`pieces`, `sfen`, `expected`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub field: Option<String>,
+}
+
+impl JobNote {
+    /// Reads a stored note; a plain sentence (what databases written before notes were typed
+    /// hold) reads as one with the code `error`.
+    fn from_stored(text: String) -> JobNote {
+        serde_json::from_str(&text).unwrap_or(JobNote {
+            code: "error".to_owned(),
+            message: text,
+            field: None,
+        })
+    }
+
+    fn to_stored(&self) -> String {
+        serde_json::json!(self).to_string()
+    }
+}
+
 const JOB_COLUMNS: &str = "id, kind, session, state, params, progress, result, error, restarts, \
                            created_at, started_at, finished_at";
 
@@ -175,7 +205,7 @@ fn job_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(JobRow, [Option<Stri
             params: serde_json::Value::Null,
             progress: None,
             result: None,
-            error: r.get(7)?,
+            error: r.get::<_, Option<String>>(7)?.map(JobNote::from_stored),
             restarts: r.get(8)?,
             created_at: r.get(9)?,
             started_at: r.get(10)?,
@@ -314,20 +344,26 @@ impl Db {
         id: i64,
         state: &str,
         result: Option<&serde_json::Value>,
-        error: Option<&str>,
+        error: Option<&JobNote>,
     ) -> Result<(), DbError> {
         self.conn().execute(
             "UPDATE jobs SET state = ?2, result = ?3, error = ?4, finished_at = ?5 WHERE id = ?1",
-            params![id, state, result.map(|r| r.to_string()), error, now()],
+            params![
+                id,
+                state,
+                result.map(|r| r.to_string()),
+                error.map(JobNote::to_stored),
+                now()
+            ],
         )?;
         Ok(())
     }
 
     /// Puts a job back in the queue after an interruption, with a note saying so.
-    pub fn requeue(&self, id: i64, note: &str) -> Result<(), DbError> {
+    pub fn requeue(&self, id: i64, note: &JobNote) -> Result<(), DbError> {
         self.conn().execute(
             "UPDATE jobs SET state = 'queued', error = ?2, restarts = restarts + 1 WHERE id = ?1",
-            params![id, note],
+            params![id, note.to_stored()],
         )?;
         Ok(())
     }
@@ -507,6 +543,21 @@ fn migrate(conn: &mut Connection) -> Result<(), DbError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn job_notes_read_back_typed_and_from_plain_text() {
+        let note = JobNote {
+            code: "bad_pieces".into(),
+            message: "pieces: x".into(),
+            field: Some("pieces".into()),
+        };
+        assert_eq!(JobNote::from_stored(note.to_stored()), note);
+        let old = JobNote::from_stored("cancelled while running".into());
+        assert_eq!(
+            (old.code.as_str(), old.message.as_str()),
+            ("error", "cancelled while running")
+        );
+    }
 
     #[test]
     fn migrations_run_once_and_newer_schemas_are_refused() {

@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::Limits;
-use crate::db::{Db, DbError, JobRow};
+use crate::db::{Db, DbError, JobNote, JobRow};
 use crate::error::ApiError;
 
 /// The kinds of job, by the name stored in the database.
@@ -82,8 +82,118 @@ impl JobCtx<'_> {
     }
 }
 
-/// What a job's run gives: a result, or why it failed (a sentence for a person).
-pub type JobOutcome = Result<serde_json::Value, String>;
+/// What a job's run gives: a result, or why it failed.
+pub type JobOutcome = Result<serde_json::Value, JobError>;
+
+/// Why a job did not give a result (or, for [`JobError::Interrupted`], why it runs again): the
+/// libraries' errors kept typed until they are stored as a [`JobNote`] (`code`, `message`,
+/// `field`) for the API.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JobError {
+    /// The parameters stored with the job do not read back (a database from another koma).
+    #[error("the stored job parameters cannot be read: {0}")]
+    Params(#[from] serde_json::Error),
+    /// The placement's piece set is not one koma-place accepts.
+    #[error("pieces: {0}")]
+    Pieces(#[from] koma_place::PlaceError),
+    /// The problem's SFEN is not a legal position.
+    #[error("sfen: {0}")]
+    Sfen(#[from] koma_core::FromSfenError),
+    /// A parameter the request checks (the expected answer's moves) failed its check.
+    #[error("{}", .0.detail().message)]
+    Request(ApiError),
+    /// The database failed while the job wrote its checkpoint or results.
+    #[error("{during}: {source}")]
+    Db {
+        /// What the job was doing (`the checkpoint database failed`, ...).
+        during: &'static str,
+        /// The database's error.
+        source: DbError,
+    },
+    /// A placement count resumed from a checkpoint of a search split another way.
+    #[error(
+        "the checkpoint was written for a search split into {checkpoint} tasks, this one has \
+         {now}; start the count again as a new job"
+    )]
+    SplitChanged {
+        /// Tasks in the checkpoint.
+        checkpoint: usize,
+        /// Tasks in this search.
+        now: usize,
+    },
+    /// A job of a kind this koma does not know (a database from another koma).
+    #[error("unknown job kind {0:?}")]
+    UnknownKind(String),
+    /// The job's code panicked: a bug in koma.
+    #[error("the job failed inside koma (a bug; please report it): {0}")]
+    Panic(String),
+    /// Cancelled by its session, before it started (`running: false`) or while it ran.
+    #[error("cancelled {}", if *running { "while running" } else { "before it started" })]
+    Cancelled {
+        /// Whether it was running.
+        running: bool,
+    },
+    /// The server stopped while it ran; it runs again (or resumes) at the next start.
+    #[error("{}", if *crashed {
+        "interrupted when the server stopped; resumed at the next start"
+    } else {
+        "interrupted when the server stopped; it resumes when the server starts again"
+    })]
+    Interrupted {
+        /// Whether the server was killed (found at start), rather than stopped in order.
+        crashed: bool,
+    },
+    /// Interrupted too often to be started again.
+    #[error(
+        "interrupted {times} times (the server stopped while it ran each time); not started again"
+    )]
+    GivenUp {
+        /// How many times it was interrupted.
+        times: i64,
+    },
+    /// Interrupted, and of a kind this koma cannot resume.
+    #[error("interrupted, and its kind {0:?} is unknown to this koma, so it cannot resume")]
+    UnknownKindInterrupted(String),
+}
+
+impl JobError {
+    /// A stable machine-readable code for the API.
+    pub fn code(&self) -> &'static str {
+        match self {
+            JobError::Params(_) => "bad_stored_params",
+            JobError::Pieces(_) => "bad_pieces",
+            JobError::Sfen(_) => "bad_sfen",
+            JobError::Request(e) => e.detail().code,
+            JobError::Db { .. } => "database",
+            JobError::SplitChanged { .. } => "checkpoint_split_changed",
+            JobError::UnknownKind(_) | JobError::UnknownKindInterrupted(_) => "unknown_kind",
+            JobError::Panic(_) => "internal",
+            JobError::Cancelled { .. } => "cancelled",
+            JobError::Interrupted { .. } => "interrupted",
+            JobError::GivenUp { .. } => "interrupted_too_often",
+        }
+    }
+
+    /// The job parameter the error is about, if any.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            JobError::Pieces(_) => Some("pieces"),
+            JobError::Sfen(_) => Some("sfen"),
+            JobError::Request(e) => e.detail().field,
+            _ => None,
+        }
+    }
+
+    /// The error as stored with the job and shown by the API.
+    pub fn note(&self) -> JobNote {
+        JobNote {
+            code: self.code().to_owned(),
+            message: self.to_string(),
+            field: self.field().map(str::to_owned),
+        }
+    }
+}
 
 /// Runs a job of a kind: the crate root hands the job system one that knows every kind, so this
 /// module depends on none of them.
@@ -227,7 +337,7 @@ impl Jobs {
                         id,
                         "cancelled",
                         None,
-                        Some("cancelled before it started"),
+                        Some(&JobError::Cancelled { running: false }.note()),
                     )?,
                     state => {
                         return Err(ApiError::conflict(
@@ -364,7 +474,7 @@ impl Jobs {
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| match JobKind::from_name(&job.kind) {
                 Some(kind) => (self.runner)(kind, &ctx),
-                None => Err(format!("unknown job kind {:?}", job.kind)),
+                None => Err(JobError::UnknownKind(job.kind.clone())),
             }))
             .unwrap_or_else(|panic| {
                 let what = panic
@@ -372,25 +482,24 @@ impl Jobs {
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
-                Err(format!(
-                    "the job failed inside koma (a bug; please report it): {what}"
-                ))
+                Err(JobError::Panic(what))
             });
         let last = progress.lock().unwrap_or_else(|e| e.into_inner()).clone();
         if let Some(p) = &last {
             let _ = self.db.set_progress(job.id, p);
         }
         let written = match (stop.load(Ordering::SeqCst), outcome) {
-            (STOP_SHUTDOWN, _) => self.db.requeue(
+            (STOP_SHUTDOWN, _) => self
+                .db
+                .requeue(job.id, &JobError::Interrupted { crashed: false }.note()),
+            (STOP_CANCEL, _) => self.db.finish(
                 job.id,
-                "interrupted when the server stopped; it resumes when the server starts again",
+                "cancelled",
+                None,
+                Some(&JobError::Cancelled { running: true }.note()),
             ),
-            (STOP_CANCEL, _) => {
-                self.db
-                    .finish(job.id, "cancelled", None, Some("cancelled while running"))
-            }
             (_, Ok(result)) => self.db.finish(job.id, "done", Some(&result), None),
-            (_, Err(reason)) => self.db.finish(job.id, "failed", None, Some(&reason)),
+            (_, Err(reason)) => self.db.finish(job.id, "failed", None, Some(&reason.note())),
         };
         if let Err(e) = written {
             eprintln!(
@@ -418,25 +527,22 @@ fn recover_one(db: &Db, job: &JobRow) -> Result<(), DbError> {
             job.id,
             "failed",
             None,
-            Some(&format!(
-                "interrupted {} times (the server stopped while it ran each time); not started \
-                 again",
-                job.restarts + 1
-            )),
+            Some(
+                &JobError::GivenUp {
+                    times: job.restarts + 1,
+                }
+                .note(),
+            ),
         ),
         // A count resumes from its checkpoint; a solve starts again.
-        Some(JobKind::Place | JobKind::Tsume) => db.requeue(
-            job.id,
-            "interrupted when the server stopped; resumed at the next start",
-        ),
+        Some(JobKind::Place | JobKind::Tsume) => {
+            db.requeue(job.id, &JobError::Interrupted { crashed: true }.note())
+        }
         None => db.finish(
             job.id,
             "failed",
             None,
-            Some(&format!(
-                "interrupted, and its kind {:?} is unknown to this koma, so it cannot resume",
-                job.kind
-            )),
+            Some(&JobError::UnknownKindInterrupted(job.kind.clone()).note()),
         ),
     }
 }

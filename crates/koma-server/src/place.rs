@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 
 use crate::db::PlaceTaskRow;
 use crate::error::{ApiError, ErrorBody};
-use crate::jobs::{JobCtx, JobKind, JobOutcome, JobView};
+use crate::jobs::{JobCtx, JobError, JobKind, JobOutcome, JobView};
 use crate::request::{ApiJson, ApiPath, ApiQuery, Session, submit, time_limit};
 use crate::{AppState, Limits};
 
@@ -207,9 +207,8 @@ pub async fn solutions(
 
 /// Runs a placement job (on a job thread).
 pub fn run_job(ctx: &JobCtx<'_>) -> JobOutcome {
-    let p: PlaceParams = serde_json::from_value(ctx.params.clone())
-        .map_err(|e| format!("the stored job parameters cannot be read: {e}"))?;
-    let problem = p.problem().map_err(|e| format!("pieces: {e}"))?;
+    let p: PlaceParams = serde_json::from_value(ctx.params.clone())?;
+    let problem = p.problem()?;
     match p.mode {
         PlaceMode::Count => count(ctx, &p, &problem),
         PlaceMode::First | PlaceMode::All => enumerate(ctx, &p, &problem),
@@ -217,7 +216,10 @@ pub fn run_job(ctx: &JobCtx<'_>) -> JobOutcome {
 }
 
 fn count(ctx: &JobCtx<'_>, p: &PlaceParams, problem: &Problem) -> JobOutcome {
-    let db_err = |e: crate::db::DbError| format!("the checkpoint database failed: {e}");
+    let db_err = |source| JobError::Db {
+        during: "the checkpoint database failed",
+        source,
+    };
     let resumed = ctx.db.place_tasks(ctx.id).map_err(db_err)?;
     let resume: Vec<TaskCount> = resumed
         .iter()
@@ -283,14 +285,16 @@ fn count(ctx: &JobCtx<'_>, p: &PlaceParams, problem: &Problem) -> JobOutcome {
     let out = solve(problem, &opts, &|_| {});
     flush(&mut pending.lock().unwrap_or_else(|e| e.into_inner()));
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(format!("could not record finished tasks: {e}"));
+        return Err(JobError::Db {
+            during: "could not record finished tasks",
+            source: e,
+        });
     }
     if let Some(r) = resumed.iter().find(|r| r.tasks != out.tasks) {
-        return Err(format!(
-            "the checkpoint was written for a search split into {} tasks, this one has {}; \
-             start the count again as a new job",
-            r.tasks, out.tasks
-        ));
+        return Err(JobError::SplitChanged {
+            checkpoint: r.tasks,
+            now: out.tasks,
+        });
     }
     Ok(json!({
         "count": out.count.to_string(),
@@ -305,7 +309,10 @@ fn count(ctx: &JobCtx<'_>, p: &PlaceParams, problem: &Problem) -> JobOutcome {
 }
 
 fn enumerate(ctx: &JobCtx<'_>, p: &PlaceParams, problem: &Problem) -> JobOutcome {
-    let db_err = |e: crate::db::DbError| format!("the solution database failed: {e}");
+    let db_err = |source| JobError::Db {
+        during: "the solution database failed",
+        source,
+    };
     // An enumeration is not resumable (its order depends on the threads): it starts over.
     ctx.db.clear_place_solutions(ctx.id).map_err(db_err)?;
     let found = AtomicU64::new(0);

@@ -11,7 +11,7 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ErrorBody};
-use crate::jobs::{JobCtx, JobKind, JobOutcome, JobView};
+use crate::jobs::{JobCtx, JobError, JobKind, JobOutcome, JobView};
 use crate::record::{PlayedMove, moves_view};
 use crate::request::{ApiJson, Session, submit, time_limit};
 use crate::{AppState, Limits};
@@ -245,9 +245,8 @@ fn check_json(pos: &Position, c: &Check) -> serde_json::Value {
 
 /// Runs a tsume job (on a job thread).
 pub fn run_job(ctx: &JobCtx<'_>) -> JobOutcome {
-    let p: TsumeParams = serde_json::from_value(ctx.params.clone())
-        .map_err(|e| format!("the stored job parameters cannot be read: {e}"))?;
-    let pos = Position::from_sfen(&p.sfen).map_err(|e| format!("sfen: {e}"))?;
+    let p: TsumeParams = serde_json::from_value(ctx.params.clone())?;
+    let pos = Position::from_sfen(&p.sfen)?;
     let options = Options::default()
         .hash_mib(p.hash_mib)
         .time(std::time::Duration::from_secs_f64(p.time_limit_secs));
@@ -271,7 +270,9 @@ pub fn run_job(ctx: &JobCtx<'_>) -> JobOutcome {
         ),
         TsumeMode::Check => {
             let expected = match &p.expected {
-                Some(m) => Some(parse_moves(m).map_err(|e| e.to_string())?),
+                Some(m) => {
+                    Some(parse_moves(m).map_err(|e| JobError::Request(e.field("expected")))?)
+                }
                 None => None,
             };
             let c = koma_tsume::check(&pos, &options, expected.as_deref(), &mut progress, &cancel);

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use common::{TestServer, limits, temp_dir};
 use koma_server::Limits;
 use koma_server::db::{Db, PlaceTaskRow};
+use koma_server::jobs::JobError;
 use serde_json::{Value, json};
 
 /// A count that runs for hours: the two-directional 40 (stopped by cancel in every test).
@@ -227,7 +228,14 @@ fn a_running_job_is_requeued_by_a_graceful_stop() {
     let v = s.get(&format!("/api/jobs/{j}")).json();
     assert_eq!(v["state"], "queued", "{v}");
     assert_eq!(v["restarts"], 1);
-    assert!(v["error"].as_str().unwrap().contains("interrupted"), "{v}");
+    assert_eq!(v["error"]["code"], "interrupted", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("interrupted"),
+        "{v}"
+    );
     cancel(&s, j);
 }
 
@@ -245,7 +253,8 @@ fn jobs_interrupted_by_a_crash_are_requeued_or_failed_with_a_reason() {
         db.set_running(unknown).unwrap();
         let flaky = db.insert_job("place", "s", &params).unwrap();
         for _ in 0..3 {
-            db.requeue(flaky, "x").unwrap();
+            db.requeue(flaky, &JobError::Interrupted { crashed: true }.note())
+                .unwrap();
         }
         db.set_running(flaky).unwrap();
     }
@@ -258,18 +267,62 @@ fn jobs_interrupted_by_a_crash_are_requeued_or_failed_with_a_reason() {
     );
     let v = s.get("/api/jobs/1").json();
     assert_eq!(v["state"], "queued", "{v}");
-    assert!(v["error"].as_str().unwrap().contains("resumed"));
+    assert_eq!(v["error"]["code"], "interrupted", "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("resumed"));
     let v = s.get("/api/jobs/2").json();
     assert_eq!(v["state"], "failed");
-    assert!(v["error"].as_str().unwrap().contains("unknown"), "{v}");
+    assert_eq!(v["error"]["code"], "unknown_kind", "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("unknown"),
+        "{v}"
+    );
     let v = s.get("/api/jobs/3").json();
     assert_eq!(v["state"], "failed");
     assert!(
-        v["error"].as_str().unwrap().contains("interrupted 4 times"),
+        v["error"]["code"] == "interrupted_too_often"
+            && v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("interrupted 4 times"),
         "{v}"
     );
     s.stop();
     // Resumed with runners: the re-queued count finishes.
     let s = TestServer::start(&dir, limits());
     assert_eq!(s.wait_job(1, 60)["result"]["count"], "2592");
+}
+
+/// A job that fails says what and where as the API's errors do: a stable code, the message, the
+/// parameter concerned (the libraries' typed errors, stored as such).
+#[test]
+fn failed_jobs_say_what_and_where() {
+    let dir = temp_dir("typed-failures");
+    let (pieces, sfen, unreadable) = {
+        let db = Db::open(&dir).unwrap();
+        let place = json!({"pieces": "R2Q", "both_ways": false, "mode": "count", "limit": null,
+            "mirror": false, "time_limit_secs": 60.0, "threads": 1, "split": 256});
+        let tsume = json!({"sfen": "9/9/9 b - 1", "mode": "solve", "expected": null,
+            "time_limit_secs": 5.0, "hash_mib": 16});
+        (
+            db.insert_job("place", "s", &place).unwrap(),
+            db.insert_job("tsume", "s", &tsume).unwrap(),
+            db.insert_job("tsume", "s", &json!({"sfen": 3})).unwrap(),
+        )
+    };
+    let s = TestServer::start(&dir, limits());
+    for (id, code, field, says) in [
+        (pieces, "bad_pieces", Some("pieces"), "pieces: "),
+        (sfen, "bad_sfen", Some("sfen"), "sfen: "),
+        (unreadable, "bad_stored_params", None, "cannot be read"),
+    ] {
+        let v = s.wait_job(id, 60);
+        assert_eq!(v["state"], "failed", "{v}");
+        assert_eq!(v["error"]["code"], code, "{v}");
+        assert_eq!(v["error"]["field"].as_str(), field, "{v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains(says),
+            "{v}"
+        );
+    }
+    s.stop();
 }
