@@ -3,7 +3,6 @@
 //! writes.
 
 use koma_batch::features::FEATURES_LEN;
-use koma_batch::label::NUM_LABELS;
 use koma_batch::tensor::{F_DIM, K_DIM, P_DIM, T_DIM, TENSOR_LEN};
 use koma_batch::{ActionKind, AutoReset, Batch, Config, Game, parse_sfens};
 use koma_core::{Move, Position};
@@ -12,6 +11,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::arrays::{actions_array, mask_array, step_actions};
 use crate::{SfenError, batch_error};
 
 /// Bytes above which a dense tensor is refused: 4 GiB (about 15,000 positions).
@@ -146,25 +146,7 @@ impl NativeBatch {
     )> {
         let kind = action_kind(kind)?;
         let n = self.batch.len();
-        let actions = actions.as_slice()?;
-        if actions.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "actions has {} elements, expected {n} (one per environment)",
-                actions.len()
-            )));
-        }
-        let mut acts = Vec::with_capacity(n);
-        for (env, &a) in actions.iter().enumerate() {
-            match u32::try_from(a) {
-                Ok(a) => acts.push(a),
-                Err(_) => {
-                    return Err(PyValueError::new_err(format!(
-                        "environment {env}: action {a} is out of range 0..{}",
-                        kind.count()
-                    )));
-                }
-            }
-        }
+        let acts = step_actions(actions.as_slice()?, n, kind.count())?;
         let batch = &mut self.batch;
         let (rewards, term, trunc) = py
             .detach(|| {
@@ -184,16 +166,8 @@ impl NativeBatch {
 
     /// The dlshogi action mask, bool [B, 2187] (all true for a game waiting for its reset).
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let n = self.batch.len();
-        let v = py
-            .detach(|| {
-                let mut v = vec![false; n * NUM_LABELS];
-                self.batch.legal_action_mask(&mut v).map(|_| v)
-            })
-            .map_err(batch_error)?;
-        let a = Array2::from_shape_vec((n, NUM_LABELS), v)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(a.into_pyarray(py))
+        let rows = py.detach(|| self.batch.legal_action_mask_rows());
+        mask_array(py, rows)
     }
 
     /// The dense legal-move tensor, bool [B, 21, 81, 81, 2].
@@ -235,7 +209,7 @@ impl NativeBatch {
             self.batch.random_actions(seed, &mut v);
             v
         });
-        Array1::from_iter(v.into_iter().map(i64::from)).into_pyarray(py)
+        actions_array(py, v)
     }
 
     /// dlshogi input features, uint8 [B, 119, 9, 9].

@@ -11,11 +11,12 @@ use koma_batch::hasami::{
 use koma_hasami::agents::AgentSpec;
 use koma_hasami::ntuple::NTuple;
 use koma_hasami::{Color, Game};
-use numpy::ndarray::{Array1, Array2, ArrayD, IxDyn};
+use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArray1};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::arrays::{actions_array, mask_array, step_actions};
 use crate::batch::{autoreset, autoreset_name};
 use crate::batch_error;
 
@@ -111,8 +112,7 @@ fn parse_agent(name: Option<&str>) -> PyResult<Option<AgentSpec>> {
 
 /// A stored game (`position startpos moves ...`) read back, every move checked.
 fn parse_game(i: usize, record: &str, ply_limit: u32) -> PyResult<Game> {
-    let text = record.strip_prefix("position ").unwrap_or(record);
-    Game::parse(text, ply_limit).map_err(|e| PyValueError::new_err(format!("game {i}: {e}")))
+    Game::parse(record, ply_limit).map_err(|e| PyValueError::new_err(format!("game {i}: {e}")))
 }
 
 type State = (
@@ -260,24 +260,7 @@ impl NativeHasami {
         Bound<'py, PyArray1<bool>>,
     )> {
         let n = self.batch.len();
-        let actions = actions.as_slice()?;
-        if actions.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "actions has {} elements, expected {n} (one per environment)",
-                actions.len()
-            )));
-        }
-        let mut acts = Vec::with_capacity(n);
-        for (env, &a) in actions.iter().enumerate() {
-            match u32::try_from(a) {
-                Ok(a) => acts.push(a),
-                Err(_) => {
-                    return Err(PyValueError::new_err(format!(
-                        "environment {env}: action {a} is out of range 0..{NUM_ACTIONS}"
-                    )));
-                }
-            }
-        }
+        let acts = step_actions(actions.as_slice()?, n, NUM_ACTIONS)?;
         let width = self.batch.reward_width();
         let batch = &mut self.batch;
         let (rewards, term, trunc) = py
@@ -303,16 +286,8 @@ impl NativeHasami {
         &self,
         py: Python<'py>,
     ) -> PyResult<Bound<'py, numpy::PyArray2<bool>>> {
-        let n = self.batch.len();
-        let v = py
-            .detach(|| {
-                let mut v = vec![false; n * NUM_ACTIONS];
-                self.batch.legal_action_mask(&mut v).map(|_| v)
-            })
-            .map_err(batch_error)?;
-        let a = Array2::from_shape_vec((n, NUM_ACTIONS), v)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(a.into_pyarray(py))
+        let rows = py.detach(|| self.batch.legal_action_mask_rows());
+        mask_array(py, rows)
     }
 
     /// A uniformly random legal action per game, int64 [B], drawn from `seed`.
@@ -328,7 +303,7 @@ impl NativeHasami {
                 self.batch.random_actions(seed, &mut v).map(|_| v)
             })
             .map_err(batch_error)?;
-        Ok(Array1::from_iter(v.into_iter().map(i64::from)).into_pyarray(py))
+        Ok(actions_array(py, v))
     }
 
     /// The observations, uint8 [B, 4, 9, 9].

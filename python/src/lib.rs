@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod arrays;
 mod batch;
 mod board;
 mod hasami;

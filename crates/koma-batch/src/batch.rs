@@ -566,6 +566,14 @@ impl Batch {
         Ok(())
     }
 
+    /// The dlshogi action mask as new memory, one `[bool; 2187]` row per game (as
+    /// [`Batch::legal_action_mask`]; `Vec::into_flattened` makes it `[B * 2187]` without a copy).
+    /// Each byte is written once: for a caller that hands every mask away (the Python binding)
+    /// this saves zeroing a buffer before filling it.
+    pub fn legal_action_mask_rows(&self) -> Vec<[bool; NUM_LABELS]> {
+        lanes::mask_rows(&self.envs)
+    }
+
     /// The number of legal moves of each game's current position.
     pub fn legal_move_counts(&self) -> Vec<u32> {
         self.envs.iter().map(|e| e.legal.len() as u32).collect()

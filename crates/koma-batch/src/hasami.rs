@@ -509,6 +509,12 @@ impl HasamiBatch {
         Ok(())
     }
 
+    /// The action mask as new memory, one `[bool; 6561]` row per game (as
+    /// [`HasamiBatch::legal_action_mask`]), each byte written once.
+    pub fn legal_action_mask_rows(&self) -> Vec<[bool; NUM_ACTIONS]> {
+        lanes::mask_rows(&self.envs)
+    }
+
     /// The number of legal moves of each game's current position.
     pub fn legal_move_counts(&self) -> Vec<u32> {
         self.envs.iter().map(|e| e.legal.len() as u32).collect()

@@ -45,16 +45,22 @@ impl Game {
     }
 
     /// Reads `startpos [moves m1 m2 ...]` or `sfen <board> <side> <ply> [moves ...]` (the text after
-    /// `position` in the engine protocol), checking every move.
+    /// `position` in the engine protocol), with or without the leading `position`, checking every
+    /// move: what [`Game::record`] writes reads back.
     ///
     /// ```
     /// use koma_hasami::{Game, Outcome};
     /// let game = Game::parse("startpos moves 9i9e 1a1e", 300).unwrap();
     /// assert_eq!(game.moves().len(), 2);
     /// assert_eq!(game.outcome(), Outcome::Ongoing);
+    /// assert_eq!(game.record(), "position startpos moves 9i9e 1a1e");
+    /// assert_eq!(Game::parse(&game.record(), 300).unwrap().position(), game.position());
     /// ```
     pub fn parse(text: &str, ply_limit: u32) -> Result<Game, ParseError> {
-        let words: Vec<&str> = text.split_whitespace().collect();
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        if words.first() == Some(&"position") {
+            words.remove(0);
+        }
         let (start, rest) = match words.first() {
             Some(&"startpos") => (Position::startpos(), &words[1..]),
             Some(&"sfen") if words.len() >= 4 => {

@@ -418,6 +418,34 @@ fn notation_errors_are_typed() {
     assert!(Game::parse("startpos moves 9i8h", 300).is_err());
     assert!(Game::parse("startpos junk", 300).is_err());
     assert!(Game::parse("", 300).is_err());
+    assert!(Game::parse("position", 300).is_err());
+    assert!(Game::parse("position position startpos", 300).is_err());
+}
+
+/// `Game::record` and `Game::parse` are one format: a record reads back to the same game, from
+/// the start position and from an SFEN start, with and without the leading `position`.
+#[test]
+fn a_record_reads_back() {
+    let mut from_start = Game::new(Position::startpos(), 300);
+    let mut from_sfen = Game::new(
+        Position::parse("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP w 2").unwrap(),
+        300,
+    );
+    for game in [&mut from_start, &mut from_sfen] {
+        for _ in 0..6 {
+            let mv = game.position().legal_moves().as_slice()[3];
+            game.play(mv);
+        }
+        let record = game.record();
+        assert!(record.starts_with("position "), "{record}");
+        for text in [record.as_str(), record.trim_start_matches("position ")] {
+            let again = Game::parse(text, 300).unwrap();
+            assert_eq!(again.moves(), game.moves(), "{text}");
+            assert_eq!(again.position(), game.position(), "{text}");
+            assert_eq!(again.record(), record);
+        }
+    }
+    assert!(from_sfen.record().starts_with("position sfen ppppppppp/"));
 }
 
 fn random_game_moves() -> impl Strategy<Value = Vec<usize>> {
