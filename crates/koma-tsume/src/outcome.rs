@@ -136,9 +136,9 @@ pub struct Stats {
     pub nodes: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
-    /// Memory of the transposition table in bytes.
+    /// The transposition table's memory limit in bytes (the table grows up to it as needed).
     pub hash_bytes: usize,
-    /// Filled share of the table at the end, in permille.
+    /// Filled share of the table's limit at the end, in permille.
     pub hashfull: u32,
 }
 
@@ -157,7 +157,7 @@ pub struct Progress {
     pub nodes: u64,
     /// Time so far.
     pub elapsed: Duration,
-    /// Filled share of the table, in permille.
+    /// Filled share of the table's limit, in permille.
     pub hashfull: u32,
     /// Proof number of the search's current root (0: proven).
     pub pn: u32,

@@ -8,10 +8,12 @@
 //! it answers for every hand that holds at most those pieces. An unknown entry holds the proof and
 //! disproof numbers of one exact hand, for one length budget.
 //!
-//! Each entry is 32 bytes (four `u64` words, so a zeroed table is allocated lazily by the system
-//! and an empty entry is all zeros). An entry lives in a window of [`WINDOW`] slots starting at
-//! its key's home slot; when the window is full the entry with the least work below it is
-//! replaced. When the table fills past [`GC_FILL`], unknown entries with little work are swept.
+//! Each entry is 32 bytes (four `u64` words; an empty entry is all zeros). An entry lives in a
+//! window of [`WINDOW`] slots starting at its key's home slot; when the window is full the entry
+//! with the least work below it is replaced. The table starts small ([`START_SLOTS`]) and doubles
+//! whenever it is [`GROW_FILL`] full, up to its memory limit: a short solve touches a few MiB,
+//! not the whole limit (a fresh page costs the system a fault and a clear). At the limit, when it
+//! fills past [`GC_FILL`], the entries with the least work are swept.
 
 use koma_core::Hand;
 
@@ -28,6 +30,10 @@ const WINDOW: usize = 8;
 const GC_FILL: usize = 820;
 /// Fill fraction (in 1/1024) a collection aims at.
 const GC_TARGET: usize = 512;
+/// Fill fraction (in 1/1024) above which a table below its limit doubles.
+const GROW_FILL: usize = 512;
+/// Slots of a new table (1 MiB), unless the limit is smaller.
+const START_SLOTS: usize = 1 << 15;
 
 const EMPTY: u8 = 0;
 const UNKNOWN: u8 = 1;
@@ -48,12 +54,14 @@ pub(crate) struct Probe {
     pub floors: (u32, u32),
 }
 
-/// The table. All memory is allocated at construction.
+/// The table. It grows up to `max_slots`, never beyond.
 pub(crate) struct Table {
     slots: Vec<[u64; 4]>,
     /// Home slots (`slots.len() - WINDOW`).
     homes: usize,
     used: usize,
+    /// Slots the memory limit allows.
+    max_slots: usize,
 }
 
 /// The hand of an entry: written from a `Hand` by `pack`, so always valid.
@@ -83,24 +91,26 @@ fn pack(
 }
 
 impl Table {
-    /// A table of `bytes` bytes (at least a few windows).
+    /// A table of at most `bytes` bytes (at least a few windows).
     pub(crate) fn new(bytes: usize) -> Table {
-        let n = (bytes / 32).max(WINDOW * 4);
+        let max_slots = (bytes / 32).max(WINDOW * 4);
+        let n = max_slots.min(START_SLOTS);
         Table {
             slots: vec![[0u64; 4]; n],
             homes: n - WINDOW,
             used: 0,
+            max_slots,
         }
     }
 
-    /// Bytes of memory the table holds.
+    /// Bytes of memory the table may hold (its limit).
     pub(crate) fn bytes(&self) -> usize {
-        self.slots.len() * 32
+        self.max_slots * 32
     }
 
-    /// Filled share of the table in permille.
+    /// Filled share of the table's limit in permille.
     pub(crate) fn hashfull(&self) -> u32 {
-        (self.used as u64 * 1000 / self.slots.len() as u64) as u32
+        (self.used as u64 * 1000 / self.max_slots as u64) as u32
     }
 
     #[inline]
@@ -199,7 +209,11 @@ impl Table {
     /// The slot to write: one that `replaces` says the new entry supersedes, else an empty one,
     /// else the one with the least work. Runs a collection first when the table is full enough.
     fn store(&mut self, key: u64, replaces: impl Fn(Hand, u8, u16) -> bool) -> Option<usize> {
-        if self.used * 1024 > self.slots.len() * GC_FILL {
+        if self.slots.len() < self.max_slots {
+            if self.used * 1024 > self.slots.len() * GROW_FILL {
+                self.grow();
+            }
+        } else if self.used * 1024 > self.slots.len() * GC_FILL {
             self.collect();
         }
         let h = self.home(key);
@@ -225,6 +239,42 @@ impl Table {
             return Some(i);
         }
         weakest.map(|(i, _)| i)
+    }
+
+    /// Doubles the table (up to its limit) and moves every entry to its window there, in the
+    /// old order; an entry whose new window is full replaces the weakest there if it is worth
+    /// more (rare at half fill).
+    #[cold]
+    fn grow(&mut self) {
+        let n = (self.slots.len() * 2).min(self.max_slots);
+        let old = std::mem::replace(&mut self.slots, vec![[0u64; 4]; n]);
+        self.homes = n - WINDOW;
+        self.used = 0;
+        for w in old {
+            if (w[3] >> 32) as u8 == EMPTY {
+                continue;
+            }
+            let h = self.home(w[0]);
+            let mut weakest: Option<(usize, u64)> = None;
+            let mut placed = false;
+            for i in h..h + WINDOW {
+                if (self.slots[i][3] >> 32) as u8 == EMPTY {
+                    self.slots[i] = w;
+                    self.used += 1;
+                    placed = true;
+                    break;
+                }
+                let worth = value(&self.slots[i]);
+                if weakest.is_none_or(|(_, v)| worth < v) {
+                    weakest = Some((i, worth));
+                }
+            }
+            if let Some((i, v)) = weakest.filter(|_| !placed)
+                && value(&w) > v
+            {
+                self.slots[i] = w;
+            }
+        }
     }
 
     /// Sweeps the entries with the least work until the table is about half full. The
@@ -276,4 +326,36 @@ fn value(w: &[u64; 4]) -> u64 {
 #[inline]
 fn bucket(v: u64) -> usize {
     (64 - v.leading_zeros() as usize).min(63)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(i: u64) -> u64 {
+        i.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    #[test]
+    fn the_table_grows_to_its_limit_and_keeps_its_entries() {
+        let mut t = Table::new(4 << 20);
+        assert_eq!(t.slots.len(), START_SLOTS);
+        let n = 60_000;
+        for i in 0..n {
+            t.store_proven(key(i), Hand::EMPTY, 3, 1);
+        }
+        assert!(t.slots.len() > START_SLOTS);
+        assert!(t.slots.len() <= t.max_slots);
+        let kept = (0..n)
+            .filter(|&i| t.probe(key(i), Hand::EMPTY, LEN_INF).proven == Some((3, Hand::EMPTY)))
+            .count() as u64;
+        // Growing at half fill leaves windows room: at most a few entries give way.
+        assert!(kept * 100 >= n * 99, "kept {kept} of {n}");
+        // Past the limit the table collects instead of growing.
+        for i in n..10 * n {
+            t.store_proven(key(i), Hand::EMPTY, 3, 1);
+        }
+        assert_eq!(t.slots.len(), t.max_slots);
+        assert!(t.hashfull() <= 1000);
+    }
 }
