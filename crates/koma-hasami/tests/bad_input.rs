@@ -8,6 +8,7 @@ use std::sync::Arc;
 use koma_hasami::engine::{self, Engine, EngineError};
 use koma_hasami::ntuple::NTuple;
 use koma_hasami::{Game, Move, ParseError, Position, Setup};
+use koma_test_support::mutated_bytes;
 use proptest::prelude::*;
 
 /// Valid texts the mutations start from.
@@ -37,25 +38,7 @@ const LINES: &[&str] = &[
 
 /// A valid text with up to four bytes replaced, inserted or removed, lossily back to a string.
 fn mutated(valid: &'static [&'static str]) -> impl Strategy<Value = String> {
-    (
-        prop::sample::select(valid),
-        prop::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..5),
-    )
-        .prop_map(|(text, edits)| {
-            let mut bytes = text.as_bytes().to_vec();
-            for (at, byte, op) in edits {
-                let i = at % (bytes.len() + 1);
-                match op {
-                    0 if i < bytes.len() => bytes[i] = byte,
-                    1 => bytes.insert(i, byte),
-                    _ if i < bytes.len() => {
-                        bytes.remove(i);
-                    }
-                    _ => bytes.push(byte),
-                }
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
+    mutated_bytes(valid).prop_map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Text built from the notation's own alphabet, so that it gets past the first checks often.

@@ -6,6 +6,7 @@
 
 use koma_place::checkpoint::{self, CheckpointHeader, LineError};
 use koma_place::{Geometry, Mode, Options, PieceSet, PlaceError, Problem, solve};
+use koma_test_support::mutated_text as mutated;
 use proptest::prelude::*;
 
 /// Valid sets the mutations start from.
@@ -26,29 +27,6 @@ const CHECKPOINT: &str = concat!(
     r#"{"task":3,"of":10,"count":340282366920938463463374607431768211455,"mirror_fixed":2,"nodes":7}"#,
     "\n",
 );
-
-/// A valid text with up to four characters replaced, inserted or removed.
-fn mutated(valid: &'static [&'static str]) -> impl Strategy<Value = String> {
-    (
-        prop::sample::select(valid),
-        prop::collection::vec((any::<usize>(), any::<char>(), 0u8..3), 1..5),
-    )
-        .prop_map(|(text, edits)| {
-            let mut chars: Vec<char> = text.chars().collect();
-            for (at, c, op) in edits {
-                let i = at % (chars.len() + 1);
-                match op {
-                    0 if i < chars.len() => chars[i] = c,
-                    1 => chars.insert(i, c),
-                    _ if i < chars.len() => {
-                        chars.remove(i);
-                    }
-                    _ => chars.push(c),
-                }
-            }
-            chars.into_iter().collect()
-        })
-}
 
 /// Text from the syntax's own alphabet, so that it gets past the first character often.
 fn set_soup() -> impl Strategy<Value = String> {

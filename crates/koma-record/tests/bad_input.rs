@@ -3,6 +3,7 @@
 
 use koma_record::input::{Options, Records};
 use koma_record::{ErrorKind, Format, csa, encoding, ki2, kif, usi};
+use koma_test_support::mutated_bytes;
 use proptest::prelude::*;
 
 const KIF: &str = include_str!("data/yokofudori.kifu");
@@ -197,19 +198,7 @@ proptest! {
 
     /// Every file with bytes changed, removed or inserted, into every reader.
     #[test]
-    fn mutated_files_never_panic(
-        which in 0usize..FILES.len(),
-        edits in proptest::collection::vec((0usize..4000, any::<u8>(), 0u8..3), 1..6),
-    ) {
-        let mut bytes = FILES[which].to_vec();
-        for (at, byte, op) in edits {
-            let at = at % (bytes.len() + 1);
-            match op {
-                0 if at < bytes.len() => bytes[at] = byte,
-                1 if at < bytes.len() => { bytes.remove(at); }
-                _ => bytes.insert(at, byte),
-            }
-        }
+    fn mutated_files_never_panic(bytes in mutated_bytes(&FILES)) {
         read_everything(&bytes);
     }
 }
