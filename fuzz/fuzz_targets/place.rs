@@ -51,7 +51,7 @@ fn piece_set(text: &str) {
         }
     };
     assert_eq!(set.to_string().parse::<PieceSet>(), Ok(set.clone()));
-    let both_ways = text.len() % 2 == 0;
+    let both_ways = text.len().is_multiple_of(2);
     let Ok(problem) = Problem::new(set, Geometry::new(3, 3).expect("a valid board"), both_ways)
     else {
         return;

@@ -27,7 +27,11 @@ fuzz_target!(|data: &[u8]| {
                 read.record.main().moves(),
                 "{written}"
             );
-            assert_eq!(again.record.main().end(), read.record.main().end(), "{written}");
+            assert_eq!(
+                again.record.main().end(),
+                read.record.main().end(),
+                "{written}"
+            );
         } else {
             assert_eq!(again.record, read.record, "{}: {written}", format.name());
         }

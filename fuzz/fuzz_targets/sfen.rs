@@ -49,13 +49,24 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     // The set-wise generators against the move-by-move definitions.
-    let checks: Vec<_> = all.iter().copied().filter(|&m| pos.gives_check(m)).collect();
+    let checks: Vec<_> = all
+        .iter()
+        .copied()
+        .filter(|&m| pos.gives_check(m))
+        .collect();
     let generated = pos.moves(MoveFilter::Checks);
     assert_eq!(generated.len(), checks.len(), "checks in {canon}");
-    assert!(generated.iter().all(|&m| pos.gives_check(m)), "checks in {canon}");
+    assert!(
+        generated.iter().all(|&m| pos.gives_check(m)),
+        "checks in {canon}"
+    );
     let split = pos.moves(MoveFilter::Evasions).len() + pos.moves(MoveFilter::NonEvasions).len();
     assert_eq!(split, all.len(), "evasions + non-evasions in {canon}");
-    assert_eq!(pos.count_legal_moves(), all.len() as u64, "count in {canon}");
+    assert_eq!(
+        pos.count_legal_moves(),
+        all.len() as u64,
+        "count in {canon}"
+    );
     for &b in data.iter().rev().take(6) {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -70,7 +81,11 @@ fuzz_target!(|data: &[u8]| {
         let back =
             Position::from_sfen(&s).unwrap_or_else(|e| panic!("{s} after {m} from {canon}: {e}"));
         assert_eq!(back.key(), pos.key(), "{s}");
-        assert_eq!(back.checkers(), pos.checkers(), "checkers after {m} from {canon}");
+        assert_eq!(
+            back.checkers(),
+            pos.checkers(),
+            "checkers after {m} from {canon}"
+        );
         let _ = pos.status();
         let _ = pos.can_declare_win();
     }
