@@ -8,7 +8,8 @@ use crate::builder::{Builder, walk_variations};
 use crate::ending::summary;
 use crate::japanese::{self, Notation};
 use crate::kif::{
-    keep_note, read_closing_line, read_shared_line, read_with, resolve_move, width, write_head,
+    keep_note, read_closing_line, read_note, read_shared_line, read_with, resolve_move, width,
+    write_head,
 };
 use crate::{ErrorKind, Line, Read, ReadError, Record, Warning};
 
@@ -60,6 +61,10 @@ fn read_line(
             return Ok(());
         }
         let rest: String = chars[i..].iter().collect();
+        // A comment or bookmark after the moves of a line, as on a line of its own.
+        if read_note(b, no, &rest, warnings) {
+            return Ok(());
+        }
         if !rest.starts_with(MARKS) {
             return Err(ReadError::syntax(
                 no,
@@ -98,9 +103,12 @@ fn read_line(
             Err(kind) => {
                 let e = ReadError::new(no, i + 1, &text, kind);
                 // The last move of its line may be the foul the result line names.
-                let last_on_line = chars[i + used..].iter().all(|c| c.is_whitespace());
+                let after: String = chars[i + used..].iter().collect();
+                let after = after.trim_start();
+                let last_on_line = after.is_empty() || after.starts_with(['*', '&']);
                 if last_on_line && matches!(e.kind, ErrorKind::IllegalMove { .. }) {
                     b.hold_foul(e, text);
+                    read_note(b, no, after, warnings);
                     return Ok(());
                 }
                 return Err(e);
@@ -219,5 +227,20 @@ mod tests {
         assert_eq!(read.warnings[0].line, 2);
         assert_eq!(read.record.main.moves[0].comments, ["まで1手で何か"]);
         assert!(read.record.main.end.is_none());
+    }
+
+    /// A comment or bookmark after the moves on a KI2 line is kept as if on the next line.
+    #[test]
+    fn inline_notes_after_moves() {
+        let read = read("▲７六歩 △３四歩 *角道\n▲２六歩&しおり\n").unwrap();
+        assert!(read.warnings.is_empty(), "{:?}", read.warnings);
+        let moves = &read.record.main.moves;
+        assert_eq!(moves.len(), 3);
+        assert_eq!(moves[1].comments, ["角道"]);
+        assert_eq!(moves[2].bookmark.as_deref(), Some("しおり"));
+        assert_eq!(
+            super::read(&write(&read.record)).unwrap().record,
+            read.record
+        );
     }
 }

@@ -324,7 +324,7 @@ pub(crate) fn read_shared_line(
 
 /// Reads a `*` comment or an `&` bookmark (on the position after the last move, skipped with a
 /// warning where it cannot be kept); `false` if `t` is neither.
-fn read_note(b: &mut Builder, no: usize, t: &str, warnings: &mut Vec<Warning>) -> bool {
+pub(crate) fn read_note(b: &mut Builder, no: usize, t: &str, warnings: &mut Vec<Warning>) -> bool {
     if let Some(c) = t.strip_prefix('*') {
         b.comment(c.to_owned());
         return true;
