@@ -31,7 +31,7 @@ const GC_FILL: usize = 820;
 /// Fill fraction (in 1/1024) a collection aims at.
 const GC_TARGET: usize = 512;
 /// Fill fraction (in 1/1024) above which a table below its limit doubles.
-const GROW_FILL: usize = 512;
+const GROW_FILL: usize = 256;
 /// Slots of a new table (1 MiB), unless the limit is smaller.
 const START_SLOTS: usize = 1 << 15;
 
@@ -243,7 +243,7 @@ impl Table {
 
     /// Doubles the table (up to its limit) and moves every entry to its window there, in the
     /// old order; an entry whose new window is full replaces the weakest there if it is worth
-    /// more (rare at half fill).
+    /// more (rare below a quarter full).
     #[cold]
     fn grow(&mut self) {
         let n = (self.slots.len() * 2).min(self.max_slots);
@@ -349,7 +349,7 @@ mod tests {
         let kept = (0..n)
             .filter(|&i| t.probe(key(i), Hand::EMPTY, LEN_INF).proven == Some((3, Hand::EMPTY)))
             .count() as u64;
-        // Growing at half fill leaves windows room: at most a few entries give way.
+        // Growing at a quarter full leaves windows room: at most a few entries give way.
         assert!(kept * 100 >= n * 99, "kept {kept} of {n}");
         // Past the limit the table collects instead of growing.
         for i in n..10 * n {
