@@ -105,6 +105,8 @@ const F_INTERP: u8 = 4;
 const F_USELESS: u8 = 8;
 const F_TESTED: u8 = 16;
 const F_NEW: u8 = 32;
+/// An interposition whose first, node-limited uselessness test did not settle.
+const F_TRIED: u8 = 64;
 const NO_NEXT: u16 = u16::MAX;
 
 /// A child in a node's list.
@@ -929,8 +931,8 @@ impl<'w, 'a> Walker<'w, 'a> {
         let mut extended = false;
         let result = loop {
             let s = self.summarize(base, or);
-            if let Some(i) = s.test_useless {
-                if self.settle_interposition(base + i, base, or) {
+            if let Some((i, nodes)) = s.test_useless {
+                if self.settle_interposition(base + i, base, or, nodes) {
                     continue;
                 }
                 // The test was cut short: nothing may be concluded here.
@@ -1019,9 +1021,25 @@ impl<'w, 'a> Walker<'w, 'a> {
         let (mut sum, mut max) = (0u32, 0u32);
         let mut maxed = 0u32;
         let mut hidden = false;
+        // A disproving interposition not yet tested for uselessness (composer's bounded
+        // searches): it waits while another child may refute the node without a test.
+        let untested = |c: &Child| {
+            !or && self.composer && c.dn == 0 && c.flags & (F_INTERP | F_TESTED) == F_INTERP
+        };
+        let mut pending = None;
+        let mut untried = None;
+        let mut pending_count = 0u32;
         for (i, c) in kids.iter().enumerate() {
             if !c.visible() {
                 hidden = true;
+                continue;
+            }
+            if untested(c) {
+                if c.flags & F_TRIED == 0 {
+                    untried = untried.or(Some(i));
+                }
+                pending = pending.or(Some(i));
+                pending_count += 1;
                 continue;
             }
             let (p, d) = if or { (c.pn, c.dn) } else { (c.dn, c.pn) };
@@ -1046,14 +1064,23 @@ impl<'w, 'a> Walker<'w, 'a> {
                 second = p;
             }
         }
+        // Disproven only by interpositions that may be useless: each is first tested within
+        // [`TRY_NODES`]; one that this does not settle waits while the other children are
+        // searched (a refutation among them settles the node without a test, and a proof of
+        // the node needs theirs anyway), and is tested without that cap once every other one
+        // is proven. A test that finds one counting is a proof of no mate without a bound,
+        // which can cost far more than the bounded search (docs/DECISIONS.md).
         let mut test_useless = None;
-        if phi == 0 && !or && self.composer {
-            // Disproven only by interpositions that may be useless: test one before believing
-            // it. A disproving child that counts settles the node without tests.
-            let untested = |c: &Child| c.flags & (F_INTERP | F_TESTED) == F_INTERP;
-            let refuted = |c: &Child| c.visible() && c.dn == 0;
-            if !kids.iter().any(|c| refuted(c) && !untested(c)) {
-                test_useless = kids.iter().position(|c| refuted(c) && untested(c));
+        if let Some(i) = pending
+            && phi != 0
+        {
+            if let Some(j) = untried {
+                test_useless = Some((j, TRY_NODES));
+            } else if phi == INF {
+                test_useless = Some((i, u64::MAX));
+            } else {
+                // Each waiting interposition counts as one more to prove.
+                sum = sum.saturating_add(pending_count);
             }
         }
         if max > 0 && max < INF {
@@ -1130,7 +1157,13 @@ impl<'w, 'a> Walker<'w, 'a> {
         } else if s.dn == 0 {
             let c = kids
                 .iter()
-                .filter(|c| c.dn == 0 && c.flags & F_USELESS == 0)
+                // An interposition not tested for uselessness may not count: its length is
+                // no bound of the node's.
+                .filter(|c| {
+                    c.dn == 0
+                        && c.flags & F_USELESS == 0
+                        && c.flags & (F_INTERP | F_TESTED) != F_INTERP
+                })
                 .max_by_key(|c| (c.rep, c.len))
                 .copied()
                 .unwrap_or(kids[s.best]);
@@ -1165,12 +1198,17 @@ impl<'w, 'a> Walker<'w, 'a> {
     }
 
     /// Decides whether the interposition at child `idx` is useless; a useless one counts as
-    /// proven and adds nothing to the length.
+    /// proven and adds nothing to the length. A test within `nodes` ([`TRY_NODES`]) that does
+    /// not settle marks the child tried, to be tested again without that cap later.
     /// Returns false when the test was cut short by a limit (the child stays untested).
-    fn settle_interposition(&mut self, idx: usize, base: usize, or: bool) -> bool {
+    fn settle_interposition(&mut self, idx: usize, base: usize, or: bool, nodes: u64) -> bool {
         let c = self.kids[idx];
-        match self.useless(c.mv) {
-            Useless::Halted => return false,
+        match self.useless_within(c.mv, nodes) {
+            Useless::Halted if self.sh.halted() => return false,
+            Useless::Halted => {
+                self.kids[idx].flags |= F_TRIED;
+                return true;
+            }
             Useless::Counts => {}
             Useless::Yes(h) => {
                 let k = &mut self.kids[idx];
@@ -1192,6 +1230,11 @@ impl<'w, 'a> Walker<'w, 'a> {
     /// in the defender's hand instead. An interposition next to the king that the king can
     /// answer by taking the checker costs the attacker that piece: it counts.
     pub(crate) fn useless(&mut self, m: Move) -> Useless {
+        self.useless_within(m, u64::MAX)
+    }
+
+    /// As [`Walker::useless`], `Halted` after `nodes` nodes of a test.
+    fn useless_within(&mut self, m: Move, nodes: u64) -> Useless {
         let Some(checker) = self.pos.checkers().first() else {
             return Useless::Counts;
         };
@@ -1216,7 +1259,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             self.pos.undo_move();
             let Some(pos) = without else { continue };
             let mut inner = Walker::new(self.sh, pos, false);
-            match inner.run(LEN_INF) {
+            match inner.run_trial(LEN_INF, nodes) {
                 Some(r) if r.pn == 0 => {
                     found = Useless::Yes(r.hand);
                     break;
@@ -1246,6 +1289,10 @@ impl<'w, 'a> Walker<'w, 'a> {
     }
 }
 
+/// Nodes of the first test of a disproving interposition for uselessness (see
+/// [`Walker::summarize`]).
+const TRY_NODES: u64 = 20_000;
+
 /// The verdict of [`Walker::useless`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Useless {
@@ -1268,8 +1315,9 @@ struct Summary {
     second: u32,
     /// The other number of the node without the best child's share.
     except: u32,
-    /// A disproving interposition whose uselessness is not tested yet.
-    test_useless: Option<usize>,
+    /// A disproving interposition whose uselessness is not tested yet, and the nodes its test
+    /// may take.
+    test_useless: Option<(usize, u64)>,
 }
 
 /// The threshold of the best child's number from the second best's: one more (Nagai), or with
