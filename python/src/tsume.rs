@@ -2,8 +2,10 @@
 
 use std::time::Duration;
 
-use koma_core::{Hand, Move, Position, hands_sfen};
-use koma_tsume::{Cancel, Finding, Mode, Options, Outcome, Verdict};
+use koma_core::{Move, Position};
+use koma_tsume::{
+    Cancel, Finding, Mode, Options, Outcome, Status, Verdict, VerdictName, hand_letters,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -48,13 +50,9 @@ fn usi(moves: &[Move]) -> Vec<String> {
     moves.iter().map(Move::to_string).collect()
 }
 
-fn hand(h: Hand) -> String {
-    hands_sfen(&[h, Hand::EMPTY])
-}
-
 /// Solves a mate problem (the side to move attacks). Returns a dict: `outcome` ('mate',
-/// 'no_mate', 'unknown'), for a mate `moves` (USI), `leftover` (pieces left in hand, SFEN hand
-/// letters), `optimal`; for unknown `reason`; and `nodes`, `seconds`.
+/// 'nomate', 'unknown'), for a mate `moves` (USI), `leftover` (pieces left in hand, SFEN hand
+/// letters, '' for none), `optimal`; for unknown `reason`; and `nodes`, `seconds`.
 #[pyfunction]
 #[pyo3(signature = (sfen, *, time=None, nodes=None, hash_mib=None, any_mate=false))]
 pub fn tsume_solve<'py>(
@@ -71,14 +69,14 @@ pub fn tsume_solve<'py>(
     let d = PyDict::new(py);
     match &sol.outcome {
         Outcome::Mate(a) => {
-            d.set_item("outcome", "mate")?;
+            d.set_item("outcome", Status::Mate.name())?;
             d.set_item("moves", usi(&a.moves))?;
-            d.set_item("leftover", hand(a.leftover))?;
+            d.set_item("leftover", hand_letters(a.leftover))?;
             d.set_item("optimal", a.optimal)?;
         }
-        Outcome::NoMate => d.set_item("outcome", "no_mate")?,
+        Outcome::NoMate => d.set_item("outcome", Status::NoMate.name())?,
         Outcome::Unknown(r) => {
-            d.set_item("outcome", "unknown")?;
+            d.set_item("outcome", Status::Unknown.name())?;
             d.set_item("reason", r.name())?;
         }
     }
@@ -88,7 +86,7 @@ pub fn tsume_solve<'py>(
 }
 
 /// Checks a mate problem by the rules of tsume. Returns a dict: `verdict` ('sound', 'flawed',
-/// 'no_mate', 'unknown'), `answer` (USI moves or None), `findings` (dicts with `kind`:
+/// 'nomate', 'unknown'), `answer` (USI moves or None), `findings` (dicts with `kind`:
 /// alternative_mate, alternative_final_move, equal_defence, longer_defence, leftover), and with
 /// `expected` (USI moves) `agrees` and `first_difference` (ply, expected, answer).
 #[pyfunction]
@@ -123,16 +121,10 @@ pub fn tsume_check<'py>(
         )
     });
     let d = PyDict::new(py);
-    let verdict = match c.verdict {
-        Verdict::Sound => "sound",
-        Verdict::Flawed => "flawed",
-        Verdict::NoMate => "no_mate",
-        Verdict::Unknown(r) => {
-            d.set_item("reason", r.name())?;
-            "unknown"
-        }
-    };
-    d.set_item("verdict", verdict)?;
+    if let Verdict::Unknown(r) = c.verdict {
+        d.set_item("reason", r.name())?;
+    }
+    d.set_item("verdict", VerdictName::of(&c.verdict).name())?;
     d.set_item("answer", c.answer.as_ref().map(|a| usi(&a.moves)))?;
     let findings = PyList::empty(py);
     for f in &c.findings {
@@ -168,11 +160,11 @@ pub fn tsume_check<'py>(
                 fd.set_item("kind", kind)?;
                 fd.set_item("ply", ply)?;
                 fd.set_item("line", usi(line))?;
-                fd.set_item("leftover", hand(*leftover))?;
+                fd.set_item("leftover", hand_letters(*leftover))?;
             }
             Finding::Leftover { pieces } => {
                 fd.set_item("kind", "leftover")?;
-                fd.set_item("pieces", hand(*pieces))?;
+                fd.set_item("pieces", hand_letters(*pieces))?;
             }
         }
         findings.append(fd)?;

@@ -14,9 +14,9 @@ ZUKOU = Path(__file__).resolve().parents[2] / "data" / "tsume" / "zukou.jsonl"
 def test_mate_in_one_and_no_mate():
     r = koma.tsume.solve("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", hash_mib=4)
     assert r["outcome"] == "mate" and r["moves"] == ["G*5b"] and r["optimal"]
-    assert r["leftover"] == "-"
+    assert r["leftover"] == ""
     r = koma.tsume.solve("4k4/9/9/9/9/9/9/9/9 b - 1", hash_mib=4, time=5)
-    assert r["outcome"] == "no_mate"
+    assert r["outcome"] == "nomate"
 
 
 def test_check_and_limits():

@@ -364,7 +364,7 @@ def test_koma_agrees_with_cshogi_dfpn():
     )
     # The generator must give both answers in numbers, or the test proves little.
     assert sum(n for (_, c, _), n in counts.items() if c == "mate") >= COUNT // 2, summary
-    assert sum(n for (_, _, k), n in counts.items() if k == "no_mate") >= COUNT // 2, summary
+    assert sum(n for (_, _, k), n in counts.items() if k == "nomate") >= COUNT // 2, summary
     assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} in all; {summary})"
 
 

@@ -1347,7 +1347,7 @@ async function mountTsume(root) {
     const secs = r.elapsed_secs.toFixed(2);
     let v;
     if (r.outcome === "mate") v = ja ? `${r.length}手詰` : `Mate in ${r.length}`;
-    else if (r.outcome === "no_mate") v = ja ? "不詰" : "No mate";
+    else if (r.outcome === "nomate" || r.outcome === "no_mate") v = ja ? "不詰" : "No mate";
     else v = ja ? `不明（${r.reason}）` : `Unknown (${r.reason})`;
     const verdicts = { sound: ["sound", "完全作"], flawed: ["flawed", "不完全作"] };
     if (r.verdict && verdicts[r.verdict]) v += ` — ${verdicts[r.verdict][ja ? 1 : 0]}`;

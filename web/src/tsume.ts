@@ -20,7 +20,8 @@ interface Finding {
   text_ja: string;
 }
 interface TsumeResult {
-  outcome: "mate" | "no_mate" | "unknown";
+  // "no_mate" (and leftover "-") in results stored by koma before 2026-11-23.
+  outcome: "mate" | "nomate" | "no_mate" | "unknown";
   reason?: string;
   length?: number;
   moves?: MoveView[];
@@ -263,7 +264,7 @@ export async function mountTsume(root: HTMLElement): Promise<void> {
     const secs = r.elapsed_secs.toFixed(2);
     let v: string;
     if (r.outcome === "mate") v = ja ? `${r.length}手詰` : `Mate in ${r.length}`;
-    else if (r.outcome === "no_mate") v = ja ? "不詰" : "No mate";
+    else if (r.outcome === "nomate" || r.outcome === "no_mate") v = ja ? "不詰" : "No mate";
     else v = ja ? `不明（${r.reason}）` : `Unknown (${r.reason})`;
     const verdicts: Record<string, [string, string]> = { sound: ["sound", "完全作"], flawed: ["flawed", "不完全作"] };
     if (r.verdict && verdicts[r.verdict]) v += ` — ${verdicts[r.verdict][ja ? 1 : 0]}`;

@@ -4,8 +4,11 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use koma_core::{Hand, Move, Position, hands_sfen};
-use koma_tsume::{Cancel, Check, Finding, Options, Outcome, Phase, Progress, Solution, Verdict};
+use koma_core::{Move, Position};
+use koma_tsume::{
+    Cancel, Check, Finding, Options, Outcome, Phase, Progress, Solution, Status, Verdict,
+    VerdictName, hand_letters,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
@@ -108,10 +111,6 @@ pub async fn create(
     )
 }
 
-fn hand_text(h: Hand) -> String {
-    hands_sfen(&[h, Hand::default()])
-}
-
 fn phase_name(p: Phase) -> String {
     match p {
         Phase::Proof => "proof".into(),
@@ -171,7 +170,7 @@ fn finding_json(pos: &Position, answer: &[Move], f: &Finding) -> serde_json::Val
             let (en, ja) = if leftover.is_empty() {
                 ("longer defence (変長)".to_string(), "変長".to_string())
             } else {
-                let h = hand_text(*leftover);
+                let h = hand_letters(*leftover);
                 (
                     format!("longer defence ending with pieces left over ({h}; allowed)"),
                     format!("変長駒余り（{h}、許容）"),
@@ -182,7 +181,7 @@ fn finding_json(pos: &Position, answer: &[Move], f: &Finding) -> serde_json::Val
                 "text_ja": format!("{ply}手目に{ja}：{moves}")})
         }
         Finding::Leftover { pieces } => {
-            let h = hand_text(*pieces);
+            let h = hand_letters(*pieces);
             json!({"kind": "leftover", "ply": answer.len(), "flaw": flaw,
                 "text_en": format!("pieces left over at the end: {h}"),
                 "text_ja": format!("駒余り：{h}")})
@@ -193,14 +192,14 @@ fn finding_json(pos: &Position, answer: &[Move], f: &Finding) -> serde_json::Val
 fn solution_json(pos: &Position, sol: &Solution) -> serde_json::Value {
     let mut v = match &sol.outcome {
         Outcome::Mate(a) => json!({
-            "outcome": "mate",
+            "outcome": Status::Mate.name(),
             "length": a.len(),
             "moves": moves_view(pos, &a.moves),
-            "leftover": hand_text(a.leftover),
+            "leftover": hand_letters(a.leftover),
             "optimal": a.optimal,
         }),
-        Outcome::NoMate => json!({"outcome": "no_mate"}),
-        Outcome::Unknown(r) => json!({"outcome": "unknown", "reason": r.name()}),
+        Outcome::NoMate => json!({"outcome": Status::NoMate.name()}),
+        Outcome::Unknown(r) => json!({"outcome": Status::Unknown.name(), "reason": r.name()}),
     };
     v["nodes"] = json!(sol.stats.nodes);
     v["elapsed_secs"] = json!(sol.stats.elapsed.as_secs_f64());
@@ -209,19 +208,13 @@ fn solution_json(pos: &Position, sol: &Solution) -> serde_json::Value {
 
 fn check_json(pos: &Position, c: &Check) -> serde_json::Value {
     let answer: &[Move] = c.answer.as_ref().map_or(&[], |a| &a.moves);
-    let (outcome, reason) = match c.verdict {
-        Verdict::Sound | Verdict::Flawed => ("mate", None),
-        Verdict::NoMate => ("no_mate", None),
-        Verdict::Unknown(r) => ("unknown", Some(r.name())),
+    let reason = match c.verdict {
+        Verdict::Unknown(r) => Some(r.name()),
+        _ => None,
     };
     let mut v = json!({
-        "outcome": outcome,
-        "verdict": match c.verdict {
-            Verdict::Sound => "sound",
-            Verdict::Flawed => "flawed",
-            Verdict::NoMate => "no_mate",
-            Verdict::Unknown(_) => "unknown",
-        },
+        "outcome": Status::of_verdict(&c.verdict).name(),
+        "verdict": VerdictName::of(&c.verdict).name(),
         "findings": c.findings.iter().map(|f| finding_json(pos, answer, f)).collect::<Vec<_>>(),
         "nodes": c.stats.nodes,
         "elapsed_secs": c.stats.elapsed.as_secs_f64(),
@@ -232,7 +225,7 @@ fn check_json(pos: &Position, c: &Check) -> serde_json::Value {
     if let Some(a) = &c.answer {
         v["length"] = json!(a.len());
         v["moves"] = json!(moves_view(pos, &a.moves));
-        v["leftover"] = json!(hand_text(a.leftover));
+        v["leftover"] = json!(hand_letters(a.leftover));
         v["optimal"] = json!(a.optimal);
     }
     if let Some(e) = &c.expected {

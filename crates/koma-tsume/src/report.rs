@@ -26,6 +26,37 @@ pub enum Status {
     Error,
 }
 
+impl Status {
+    /// The status a solve's outcome reports.
+    pub fn of(outcome: &Outcome) -> Status {
+        match outcome {
+            Outcome::Mate(_) => Status::Mate,
+            Outcome::NoMate => Status::NoMate,
+            Outcome::Unknown(_) => Status::Unknown,
+        }
+    }
+
+    /// The status a check's verdict reports: a sound or flawed problem mates.
+    pub fn of_verdict(verdict: &Verdict) -> Status {
+        match verdict {
+            Verdict::Sound | Verdict::Flawed => Status::Mate,
+            Verdict::NoMate => Status::NoMate,
+            Verdict::Unknown(_) => Status::Unknown,
+        }
+    }
+
+    /// The status's name in every front end's output: `mate`, `nomate`, `unknown`, `error`
+    /// (as in the JSON of a [`Report`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Mate => "mate",
+            Status::NoMate => "nomate",
+            Status::Unknown => "unknown",
+            Status::Error => "error",
+        }
+    }
+}
+
 /// The record of one solve or check.
 ///
 /// ```
@@ -96,6 +127,29 @@ pub enum VerdictName {
     NoMate,
     /// See [`Verdict::Unknown`].
     Unknown,
+}
+
+impl VerdictName {
+    /// The name of a check's verdict.
+    pub fn of(verdict: &Verdict) -> VerdictName {
+        match verdict {
+            Verdict::Sound => VerdictName::Sound,
+            Verdict::Flawed => VerdictName::Flawed,
+            Verdict::NoMate => VerdictName::NoMate,
+            Verdict::Unknown(_) => VerdictName::Unknown,
+        }
+    }
+
+    /// The verdict's name in every front end's output: `sound`, `flawed`, `nomate`, `unknown`
+    /// (as in the JSON of a [`Report`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            VerdictName::Sound => "sound",
+            VerdictName::Flawed => "flawed",
+            VerdictName::NoMate => "nomate",
+            VerdictName::Unknown => "unknown",
+        }
+    }
 }
 
 /// One [`Finding`] of a check, with moves in USI and whether it is a flaw.
@@ -237,9 +291,10 @@ impl Report {
             _ => None,
         };
         let mut r = Report::bare(id, pos, &solution.stats);
+        r.status = Status::of(&solution.outcome);
         match &solution.outcome {
             Outcome::Mate(a) => r.set_answer(&a.moves, a.leftover, a.optimal),
-            Outcome::NoMate => r.status = Status::NoMate,
+            Outcome::NoMate => {}
             Outcome::Unknown(why) => r.reason = Some(*why),
         }
         r.expected = expected.map(|e| Comparison::new(pos, e, answer).into_report(e));
@@ -258,18 +313,13 @@ impl Report {
         if let Some(a) = &check.answer {
             r.set_answer(&a.moves, a.leftover, a.optimal);
         }
-        r.verdict = Some(match check.verdict {
-            Verdict::Sound => VerdictName::Sound,
-            Verdict::Flawed => VerdictName::Flawed,
-            Verdict::NoMate => {
-                r.status = Status::NoMate;
-                VerdictName::NoMate
-            }
-            Verdict::Unknown(why) => {
-                r.reason = Some(why);
-                VerdictName::Unknown
-            }
-        });
+        r.verdict = Some(VerdictName::of(&check.verdict));
+        if check.verdict == Verdict::NoMate {
+            r.status = Status::NoMate;
+        }
+        if let Verdict::Unknown(why) = check.verdict {
+            r.reason = Some(why);
+        }
         r.findings = Some(check.findings.iter().map(FindingReport::from).collect());
         if let (Some(c), Some(e)) = (&check.expected, expected) {
             r.expected = Some(c.clone().into_report(e));
