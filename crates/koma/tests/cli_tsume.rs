@@ -458,3 +458,16 @@ fn an_empty_batch_is_an_error() {
         "no-such-file.jsonl: ",
     );
 }
+
+#[test]
+fn one_unreadable_line_is_counted_in_the_singular() {
+    let input = format!("{SOUND}\nnot a position\n");
+    let r = tsume(&["--batch", "-"], &input);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(
+        r.err
+            .contains("1 line could not be read (see the error records in"),
+        "{}",
+        r.err
+    );
+}

@@ -279,9 +279,14 @@ fn bar(total: Option<u64>) -> ProgressBar {
 }
 
 fn problems(n: usize) -> String {
+    counted(n, "problem")
+}
+
+/// `n` and a noun, plural unless `n` is 1.
+fn counted(n: usize, noun: &str) -> String {
     match n {
-        1 => "1 problem".to_owned(),
-        n => format!("{n} problems"),
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
     }
 }
 
@@ -365,7 +370,8 @@ pub(super) fn run(args: &TsumeArgs, file: &str, options: Options) -> Result<Exit
     let errors = summary.errors + output.earlier.errors;
     if errors > 0 {
         return Err(format!(
-            "{file}: {errors} lines could not be read (see their error records in {})",
+            "{file}: {} could not be read (see the error records in {})",
+            counted(errors, "line"),
             output.name
         )
         .into());
