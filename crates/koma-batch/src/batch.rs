@@ -2,12 +2,14 @@
 //! them at once, spread over the cores with rayon.
 
 use koma_core::rng::Rng;
-use koma_core::{Color, FromSfenError, Move, MoveFilter, NonPromotions, Position};
+use koma_core::{
+    Color, FromSfenError, MAX_MOVES, Move, MoveFilter, NonPromotions, PieceKind, Position, Square,
+};
 use rayon::prelude::*;
 
 use crate::features::{FEATURES_LEN, write_features};
 use crate::label::{NUM_LABELS, move_label};
-use crate::lanes::{self, CHUNK, Lane, check_len};
+use crate::lanes::{self, CHUNK, Lanes, check_len};
 use crate::tensor::{TENSOR_LEN, TensorIndex, tensor_index};
 
 /// What happens to a game that has ended, following Gymnasium's vector-environment autoreset
@@ -149,43 +151,132 @@ struct StepResult {
     truncated: bool,
 }
 
-/// One game: its position (with the moves of the episode, for repetition), the keys of the
-/// positions before, and the legal moves of the current position with their labels.
+/// The games of a batch as a structure of arrays: game `i`'s position is `positions[i]` (board,
+/// hands, side to move and the moves of its episode, in koma-core's own layout, so the rules stay
+/// koma-core's), and its other state sits in flat arrays at fixed strides: the legal moves of the
+/// current position with their labels (`MAX_MOVES` per game, `legal_len` of them used), the
+/// occurrence counter (`REP_BUCKETS` per game) and the keys of the episode's earlier positions
+/// (`key_cap` per game, `plies` of them used; the stride doubles when a game needs more).
 #[derive(Clone)]
-struct Env {
-    pos: Position,
-    keys: Vec<u64>,
+struct Games {
+    positions: Vec<Position>,
+    plies: Vec<u32>,
+    done: Vec<bool>,
     legal: Vec<(u16, Move)>,
+    legal_len: Vec<u16>,
     /// Positions of the episode counted by the top bits of their keys: a bucket below four means
     /// the current position cannot be a fourth occurrence, so the key scan is skipped.
     seen: Vec<u8>,
-    plies: u32,
-    done: bool,
+    keys: Vec<u64>,
+    key_cap: usize,
 }
 
-impl Lane for Env {
+/// The key stride a batch starts with.
+const KEY_CAP: usize = 64;
+
+/// What the unused entries of the flat legal-move buffer hold (never read: only the first
+/// `legal_len` entries of a game are).
+const FILLER: (u16, Move) = match Square::new(40) {
+    Some(to) => match Move::drop(PieceKind::Pawn, to) {
+        Some(m) => (0, m),
+        None => panic!("a pawn drop is a move"),
+    },
+    None => panic!("square 40 is on the board"),
+};
+
+impl Lanes for Games {
     type Move = Move;
-    fn done(&self) -> bool {
-        self.done
+    fn lanes(&self) -> usize {
+        self.positions.len()
     }
-    fn legal(&self) -> &[(u16, Move)] {
-        &self.legal
+    fn done(&self, i: usize) -> bool {
+        self.done[i]
+    }
+    fn legal(&self, i: usize) -> &[(u16, Move)] {
+        &self.legal[i * MAX_MOVES..][..self.legal_len[i] as usize]
     }
 }
 
-impl Env {
-    fn new(pos: Position) -> Env {
-        let mut env = Env {
-            pos,
-            keys: Vec::new(),
-            legal: Vec::with_capacity(128),
-            seen: vec![0; REP_BUCKETS],
-            plies: 0,
-            done: false,
+impl Games {
+    /// One game per position, each at the start of its episode with its legal moves computed.
+    fn new(positions: Vec<Position>, key_cap: usize) -> Games {
+        let n = positions.len();
+        let key_cap = key_cap.max(KEY_CAP);
+        let mut games = Games {
+            positions,
+            plies: vec![0; n],
+            done: vec![false; n],
+            legal: vec![FILLER; n * MAX_MOVES],
+            legal_len: vec![0; n],
+            seen: vec![0; n * REP_BUCKETS],
+            keys: vec![0; n * key_cap],
+            key_cap,
         };
-        env.count_position();
-        env.refresh();
-        env
+        games.envs().for_each(|mut e| {
+            e.count_position();
+            e.refresh();
+        });
+        games
+    }
+
+    /// The games as mutable views, in order, for rayon.
+    fn envs(&mut self) -> impl IndexedParallelIterator<Item = EnvMut<'_>> {
+        self.positions
+            .par_iter_mut()
+            .zip(self.plies.par_iter_mut())
+            .zip(self.done.par_iter_mut())
+            .zip(self.legal.par_chunks_mut(MAX_MOVES))
+            .zip(self.legal_len.par_iter_mut())
+            .zip(self.seen.par_chunks_mut(REP_BUCKETS))
+            .zip(self.keys.par_chunks_mut(self.key_cap))
+            .map(
+                |((((((pos, plies), done), legal), legal_len), seen), keys)| EnvMut {
+                    pos,
+                    plies,
+                    done,
+                    legal,
+                    legal_len,
+                    seen,
+                    keys,
+                },
+            )
+    }
+
+    /// Makes room for one more key in every game (doubling the stride when a game is full).
+    fn reserve_key(&mut self) {
+        let needed = self.plies.iter().max().map_or(0, |&p| p as usize + 1);
+        if needed <= self.key_cap {
+            return;
+        }
+        let cap = needed.max(2 * self.key_cap);
+        let mut keys = vec![0; self.positions.len() * cap];
+        for ((new, old), &p) in keys
+            .chunks_mut(cap)
+            .zip(self.keys.chunks(self.key_cap))
+            .zip(&self.plies)
+        {
+            new[..p as usize].copy_from_slice(&old[..p as usize]);
+        }
+        self.keys = keys;
+        self.key_cap = cap;
+    }
+}
+
+/// One game of [`Games`] seen through mutable references into its arrays.
+struct EnvMut<'a> {
+    pos: &'a mut Position,
+    plies: &'a mut u32,
+    done: &'a mut bool,
+    legal: &'a mut [(u16, Move)],
+    legal_len: &'a mut u16,
+    seen: &'a mut [u8],
+    keys: &'a mut [u64],
+}
+
+impl EnvMut<'_> {
+    /// The legal moves of the current position with their labels.
+    fn legal(&self) -> &[(u16, Move)] {
+        &self.legal[..*self.legal_len as usize]
     }
 
     /// Counts the current position in its bucket; returns the bucket's count.
@@ -197,58 +288,35 @@ impl Env {
 
     fn reset(&mut self, start: &Position) {
         self.pos.clone_from(start);
-        self.keys.clear();
         self.seen.fill(0);
         self.count_position();
-        self.plies = 0;
-        self.done = false;
+        *self.plies = 0;
+        *self.done = false;
         self.refresh();
     }
 
     /// Recomputes the legal moves of the current position.
     fn refresh(&mut self) {
         let side = self.pos.side_to_move();
-        let legal = &mut self.legal;
-        legal.clear();
+        let legal = &mut *self.legal;
+        let mut n = 0;
         self.pos.generate(MoveFilter::All, NonPromotions::All, |m| {
-            legal.push((move_label(m, side), m))
+            legal[n] = (move_label(m, side), m);
+            n += 1;
         });
+        *self.legal_len = n as u16;
     }
 
-    /// The legal move an action names.
-    fn find(&self, env: usize, action: u64, kind: ActionKind) -> Result<Move, BatchError> {
-        if action >= kind.count() as u64 {
-            return Err(BatchError::OutOfRange {
-                env,
-                action,
-                limit: kind.count(),
-            });
-        }
-        let found = match kind {
-            ActionKind::Label => self.legal.iter().find(|(l, _)| *l as u64 == action),
-            ActionKind::Tensor => {
-                let e = TensorIndex::from_flat(action as usize);
-                self.legal
-                    .iter()
-                    .find(|(_, m)| Some(tensor_index(&self.pos, *m)) == e)
-            }
-        };
-        found.map(|&(_, m)| m).ok_or_else(|| BatchError::Illegal {
-            env,
-            action,
-            sfen: self.pos.to_sfen(),
-        })
-    }
-
-    /// Plays a legal move and judges the position reached.
+    /// Plays a legal move and judges the position reached. The game's key stride must have room
+    /// for one more key ([`Games::reserve_key`]).
     fn play(&mut self, m: Move, config: &Config) -> StepResult {
-        self.keys.push(self.pos.key());
+        self.keys[*self.plies as usize] = self.pos.key();
         self.pos.do_move(m);
-        self.plies += 1;
+        *self.plies += 1;
         let bucket = self.count_position();
         self.refresh();
         let r = self.judge_with(config, bucket >= 4);
-        self.done = r.terminated || r.truncated;
+        *self.done = r.terminated || r.truncated;
         r
     }
 
@@ -259,7 +327,7 @@ impl Env {
         self.judge_with(config, true)
     }
 
-    /// [`Env::judge`], skipping the repetition scan when the occurrence counter rules it out.
+    /// [`EnvMut::judge`], skipping the repetition scan when the occurrence counter rules it out.
     fn judge_with(&self, config: &Config, may_repeat: bool) -> StepResult {
         let us = self.pos.side_to_move();
         let win = |winner: Color| {
@@ -286,11 +354,11 @@ impl Env {
         if config.declaration && self.pos.can_declare_win() {
             return win(us);
         }
-        if self.legal.is_empty() {
+        if *self.legal_len == 0 {
             return win(us.flip());
         }
         StepResult {
-            truncated: self.plies >= config.max_plies,
+            truncated: *self.plies >= config.max_plies,
             ..StepResult::default()
         }
     }
@@ -299,7 +367,7 @@ impl Env {
     /// times among the earlier positions with the same side to move.
     fn may_repeat_fourfold(&self) -> bool {
         let key = self.pos.key();
-        self.keys
+        self.keys[..*self.plies as usize]
             .iter()
             .rev()
             .skip(1)
@@ -308,6 +376,35 @@ impl Env {
             .nth(2)
             .is_some()
     }
+}
+
+/// The legal move an action names in a game whose legal moves are `legal`.
+fn find(
+    pos: &Position,
+    legal: &[(u16, Move)],
+    env: usize,
+    action: u64,
+    kind: ActionKind,
+) -> Result<Move, BatchError> {
+    if action >= kind.count() as u64 {
+        return Err(BatchError::OutOfRange {
+            env,
+            action,
+            limit: kind.count(),
+        });
+    }
+    let found = match kind {
+        ActionKind::Label => legal.iter().find(|(l, _)| *l as u64 == action),
+        ActionKind::Tensor => {
+            let e = TensorIndex::from_flat(action as usize);
+            legal.iter().find(|(_, m)| Some(tensor_index(pos, *m)) == e)
+        }
+    };
+    found.map(|&(_, m)| m).ok_or_else(|| BatchError::Illegal {
+        env,
+        action,
+        sfen: pos.to_sfen(),
+    })
 }
 
 /// B shogi games advanced together: the batched environment behind `koma.VecEnv`.
@@ -328,7 +425,7 @@ impl Env {
 /// ```
 #[derive(Clone)]
 pub struct Batch {
-    envs: Vec<Env>,
+    games: Games,
     starts: Vec<Position>,
     finals: Vec<Option<Position>>,
     config: Config,
@@ -362,19 +459,17 @@ impl Batch {
         if positions.is_empty() || starts.is_empty() {
             return Err(BatchError::Empty);
         }
-        let envs: Vec<Env> = positions.into_par_iter().map(Env::new).collect();
-        let mut batch = Batch {
-            finals: vec![None; envs.len()],
-            envs,
+        let mut games = Games::new(positions, KEY_CAP);
+        // A given position may already be over (mate, or declarable).
+        games
+            .envs()
+            .for_each(|e| *e.done = e.judge(&config).terminated);
+        Ok(Batch {
+            finals: vec![None; games.lanes()],
+            games,
             starts,
             config,
-        };
-        // A given position may already be over (mate, or declarable).
-        for env in &mut batch.envs {
-            let r = env.judge(&config);
-            env.done = r.terminated;
-        }
-        Ok(batch)
+        })
     }
 
     /// One game per SFEN; with `reset_to_given`, resets go back to game `i`'s own SFEN, otherwise
@@ -401,27 +496,36 @@ impl Batch {
         seed: u64,
         config: Config,
     ) -> Result<Batch, BatchError> {
-        let positions: Vec<Position> = (0..n)
-            .into_par_iter()
-            .map(|i| {
-                let mut rng = Rng::derive(seed, i as u64);
-                let mut env = Env::new(Position::startpos());
-                for _ in 0..plies {
-                    if env.legal.is_empty() || env.judge(&config).terminated {
-                        break;
+        let mut games = Games::new(vec![Position::startpos(); n], KEY_CAP);
+        let mut rngs: Vec<Rng> = (0..n).map(|i| Rng::derive(seed, i as u64)).collect();
+        let unlimited = Config {
+            max_plies: u32::MAX,
+            ..config
+        };
+        games
+            .envs()
+            .for_each(|e| *e.done = e.judge(&config).terminated);
+        for _ in 0..plies {
+            if games.done.iter().all(|&d| d) {
+                break;
+            }
+            games.reserve_key();
+            games
+                .envs()
+                .zip(rngs.par_iter_mut())
+                .with_min_len(CHUNK)
+                .for_each(|(mut e, rng)| {
+                    if !*e.done {
+                        let (_, m) = e.legal()[rng.below(e.legal().len())];
+                        e.play(m, &unlimited);
                     }
-                    let (_, m) = env.legal[rng.below(env.legal.len())];
-                    env.play(
-                        m,
-                        &Config {
-                            max_plies: u32::MAX,
-                            ..config
-                        },
-                    );
-                }
-                // Rebuilt from SFEN: the random moves are no part of the episode.
-                Position::from_sfen(&env.pos.to_sfen()).unwrap_or(env.pos)
-            })
+                });
+        }
+        // Rebuilt from SFEN: the random moves are no part of the episode.
+        let positions: Vec<Position> = games
+            .positions
+            .into_par_iter()
+            .map(|p| Position::from_sfen(&p.to_sfen()).unwrap_or(p))
             .collect();
         Batch::from_positions(positions, vec![Position::startpos()], config)
     }
@@ -437,29 +541,32 @@ impl Batch {
         if games.is_empty() || starts.is_empty() {
             return Err(BatchError::Empty);
         }
-        let envs = games
-            .into_par_iter()
+        let key_cap = games.iter().map(|g| g.moves.len()).max().unwrap_or(0);
+        let (positions, moves): (Vec<Position>, Vec<Vec<Move>>) =
+            games.into_iter().map(|g| (g.start, g.moves)).unzip();
+        let mut games = Games::new(positions, key_cap);
+        games
+            .envs()
+            .zip(moves.par_iter())
             .enumerate()
-            .map(|(i, g)| {
-                let mut env = Env::new(g.start);
-                env.done = env.judge(&config).terminated;
-                for (ply, &mv) in g.moves.iter().enumerate() {
-                    if env.done || !env.legal.iter().any(|&(_, m)| m == mv) {
+            .try_for_each(|(i, (mut e, moves))| {
+                *e.done = e.judge(&config).terminated;
+                for (ply, &mv) in moves.iter().enumerate() {
+                    if *e.done || !e.legal().iter().any(|&(_, m)| m == mv) {
                         return Err(BatchError::Replay {
                             env: i,
                             ply: ply + 1,
                             mv,
-                            sfen: env.pos.to_sfen(),
+                            sfen: e.pos.to_sfen(),
                         });
                     }
-                    env.play(mv, &config);
+                    e.play(mv, &config);
                 }
-                Ok(env)
-            })
-            .collect::<Result<Vec<Env>, BatchError>>()?;
+                Ok(())
+            })?;
         Ok(Batch {
-            finals: vec![None; envs.len()],
-            envs,
+            finals: vec![None; games.lanes()],
+            games,
             starts,
             config,
         })
@@ -467,12 +574,14 @@ impl Batch {
 
     /// Each game's episode: its start position and the moves played since.
     pub fn games(&self) -> Vec<Game> {
-        self.envs
+        self.games
+            .positions
             .par_iter()
-            .map(|e| {
-                let mut start = e.pos.clone();
-                let mut moves = Vec::with_capacity(e.plies as usize);
-                for _ in 0..e.plies {
+            .zip(self.games.plies.par_iter())
+            .map(|(pos, &plies)| {
+                let mut start = pos.clone();
+                let mut moves = Vec::with_capacity(plies as usize);
+                for _ in 0..plies {
                     if let Some(m) = start.undo_move() {
                         moves.push(m);
                     }
@@ -485,12 +594,12 @@ impl Batch {
 
     /// The number of games.
     pub fn len(&self) -> usize {
-        self.envs.len()
+        self.games.lanes()
     }
 
     /// Whether the batch holds no game (never: constructors refuse that).
     pub fn is_empty(&self) -> bool {
-        self.envs.is_empty()
+        self.games.positions.is_empty()
     }
 
     /// The settings.
@@ -500,7 +609,7 @@ impl Batch {
 
     /// The current position of game `i`, with the moves of its episode.
     pub fn position(&self, i: usize) -> Option<&Position> {
-        self.envs.get(i).map(|e| &e.pos)
+        self.games.positions.get(i)
     }
 
     /// The positions resets go to.
@@ -519,17 +628,21 @@ impl Batch {
 
     /// The current positions as SFEN.
     pub fn sfens(&self) -> Vec<String> {
-        self.envs.par_iter().map(|e| e.pos.to_sfen()).collect()
+        self.games
+            .positions
+            .par_iter()
+            .map(Position::to_sfen)
+            .collect()
     }
 
     /// Whether each game has ended and waits for a reset.
     pub fn done(&self) -> Vec<bool> {
-        self.envs.iter().map(|e| e.done).collect()
+        self.games.done.clone()
     }
 
     /// Moves played in each game's current episode.
     pub fn plies(&self) -> Vec<u32> {
-        self.envs.iter().map(|e| e.plies).collect()
+        self.games.plies.clone()
     }
 
     /// For [`AutoReset::SameStep`]: the final positions of the games the last step ended (and
@@ -541,18 +654,18 @@ impl Batch {
     /// Sends every game back to its start position.
     pub fn reset(&mut self) {
         let starts = &self.starts;
-        self.envs
-            .par_iter_mut()
+        self.games
+            .envs()
             .enumerate()
-            .for_each(|(i, e)| e.reset(&starts[i % starts.len()]));
+            .for_each(|(i, mut e)| e.reset(&starts[i % starts.len()]));
         self.finals.iter_mut().for_each(|f| *f = None);
     }
 
     /// The side to move of each game, 0 for Black and 1 for White, into `out` (`[B]`).
     pub fn current_players(&self, out: &mut [u8]) -> Result<(), BatchError> {
         check_len("current_players output", out.len(), self.len())?;
-        for (o, e) in out.iter_mut().zip(&self.envs) {
-            *o = e.pos.side_to_move().index() as u8;
+        for (o, pos) in out.iter_mut().zip(&self.games.positions) {
+            *o = pos.side_to_move().index() as u8;
         }
         Ok(())
     }
@@ -562,7 +675,7 @@ impl Batch {
     /// accepted and ignored), as in pgx, so that normalising a policy over it never divides by 0.
     pub fn legal_action_mask(&self, out: &mut [bool]) -> Result<(), BatchError> {
         check_len("mask output", out.len(), self.len() * NUM_LABELS)?;
-        lanes::fill_mask(&self.envs, NUM_LABELS, out);
+        lanes::fill_mask(&self.games, NUM_LABELS, out);
         Ok(())
     }
 
@@ -571,12 +684,12 @@ impl Batch {
     /// Each byte is written once: for a caller that hands every mask away (the Python binding)
     /// this saves zeroing a buffer before filling it.
     pub fn legal_action_mask_rows(&self) -> Vec<[bool; NUM_LABELS]> {
-        lanes::mask_rows(&self.envs)
+        lanes::mask_rows(&self.games)
     }
 
     /// The number of legal moves of each game's current position.
     pub fn legal_move_counts(&self) -> Vec<u32> {
-        self.envs.iter().map(|e| e.legal.len() as u32).collect()
+        self.games.legal_len.iter().map(|&n| u32::from(n)).collect()
     }
 
     /// The dense legal-move tensor `[B, 21, 81, 81, 2]` into `out` (see [`crate::tensor`]): the
@@ -584,11 +697,12 @@ impl Batch {
     pub fn legal_moves_mat(&self, out: &mut [bool]) -> Result<(), BatchError> {
         check_len("tensor output", out.len(), self.len() * TENSOR_LEN)?;
         out.par_chunks_mut(TENSOR_LEN)
-            .zip(self.envs.par_iter())
-            .for_each(|(t, e)| {
+            .enumerate()
+            .for_each(|(i, t)| {
                 t.fill(false);
-                for &(_, m) in &e.legal {
-                    t[tensor_index(&e.pos, m).flat()] = true;
+                let pos = &self.games.positions[i];
+                for &(_, m) in self.games.legal(i) {
+                    t[tensor_index(pos, m).flat()] = true;
                 }
             });
         Ok(())
@@ -597,15 +711,16 @@ impl Batch {
     /// The legal-move tensor as sparse lists: `(offsets, indices)`, where the flat tensor indices
     /// of game `i`'s legal moves are `indices[offsets[i]..offsets[i + 1]]`, ascending.
     pub fn legal_moves_sparse(&self) -> (Vec<u64>, Vec<u32>) {
-        let lists: Vec<Vec<u32>> = self
-            .envs
-            .par_iter()
+        let lists: Vec<Vec<u32>> = (0..self.len())
+            .into_par_iter()
             .with_min_len(CHUNK)
-            .map(|e| {
-                let mut v: Vec<u32> = e
-                    .legal
+            .map(|i| {
+                let pos = &self.games.positions[i];
+                let mut v: Vec<u32> = self
+                    .games
+                    .legal(i)
                     .iter()
-                    .map(|&(_, m)| tensor_index(&e.pos, m).flat() as u32)
+                    .map(|&(_, m)| tensor_index(pos, m).flat() as u32)
                     .collect();
                 v.sort_unstable();
                 v
@@ -625,7 +740,7 @@ impl Batch {
     /// and the game's index only, so the draw is the same on any number of threads. Games waiting
     /// for a reset get 0.
     pub fn random_actions(&self, seed: u64, out: &mut [u32]) {
-        lanes::random_actions(&self.envs, seed, out);
+        lanes::random_actions(&self.games, seed, out);
     }
 
     /// Plays one action in every game and writes the rewards `[B, 2]` (Black, White; +1 win,
@@ -647,14 +762,13 @@ impl Batch {
         check_len("rewards output", rewards.len(), 2 * n)?;
         check_len("terminated output", terminated.len(), n)?;
         check_len("truncated output", truncated.len(), n)?;
-        let moves: Vec<Option<Move>> = self
-            .envs
+        let games = &self.games;
+        let moves: Vec<Option<Move>> = actions
             .par_iter()
-            .zip(actions.par_iter())
             .enumerate()
             .with_min_len(CHUNK)
-            .map(|(i, (e, &a))| {
-                if e.done {
+            .map(|(i, &a)| {
+                if games.done[i] {
                     if a as usize >= kind.count() {
                         return Err(BatchError::OutOfRange {
                             env: i,
@@ -664,21 +778,22 @@ impl Batch {
                     }
                     Ok(None)
                 } else {
-                    e.find(i, a as u64, kind).map(Some)
+                    find(&games.positions[i], games.legal(i), i, a as u64, kind).map(Some)
                 }
             })
             .collect::<Result<_, _>>()?;
         let config = self.config;
         let starts = &self.starts;
-        self.envs
-            .par_iter_mut()
+        self.games.reserve_key();
+        self.games
+            .envs()
             .zip(moves.par_iter())
             .zip(self.finals.par_iter_mut())
             .zip(rewards.par_chunks_mut(2))
             .zip(terminated.par_iter_mut().zip(truncated.par_iter_mut()))
             .enumerate()
             .with_min_len(CHUNK)
-            .for_each(|(i, ((((e, m), fin), rew), (term, trunc)))| {
+            .for_each(|(i, ((((mut e, m), fin), rew), (term, trunc)))| {
                 *fin = None;
                 let r = match m {
                     Some(m) => e.play(*m, &config),
@@ -689,7 +804,7 @@ impl Batch {
                         StepResult::default()
                     }
                 };
-                if e.done && config.autoreset == AutoReset::SameStep {
+                if *e.done && config.autoreset == AutoReset::SameStep {
                     *fin = Some(e.pos.clone());
                     e.reset(&starts[i % starts.len()]);
                 }
@@ -705,11 +820,11 @@ impl Batch {
     pub fn features(&self, out: &mut [u8]) -> Result<(), BatchError> {
         check_len("features output", out.len(), self.len() * FEATURES_LEN)?;
         out.par_chunks_mut(FEATURES_LEN)
-            .zip(self.envs.par_iter())
+            .zip(self.games.positions.par_iter())
             .with_min_len(CHUNK / 4)
-            .for_each(|(o, e)| {
+            .for_each(|(o, pos)| {
                 o.fill(0);
-                write_features(&e.pos, o);
+                write_features(pos, o);
             });
         Ok(())
     }

@@ -505,14 +505,14 @@ impl HasamiBatch {
     /// ignored).
     pub fn legal_action_mask(&self, out: &mut [bool]) -> Result<(), BatchError> {
         check_len("mask output", out.len(), self.len() * NUM_ACTIONS)?;
-        lanes::fill_mask(&self.envs, NUM_ACTIONS, out);
+        lanes::fill_mask(self.envs.as_slice(), NUM_ACTIONS, out);
         Ok(())
     }
 
     /// The action mask as new memory, one `[bool; 6561]` row per game (as
     /// [`HasamiBatch::legal_action_mask`]), each byte written once.
     pub fn legal_action_mask_rows(&self) -> Vec<[bool; NUM_ACTIONS]> {
-        lanes::mask_rows(&self.envs)
+        lanes::mask_rows(self.envs.as_slice())
     }
 
     /// The number of legal moves of each game's current position.
@@ -524,7 +524,7 @@ impl HasamiBatch {
     /// game's index only. Games waiting for a reset get 0.
     pub fn random_actions(&self, seed: u64, out: &mut [u32]) -> Result<(), BatchError> {
         check_len("actions output", out.len(), self.len())?;
-        lanes::random_actions(&self.envs, seed, out);
+        lanes::random_actions(self.envs.as_slice(), seed, out);
         Ok(())
     }
 

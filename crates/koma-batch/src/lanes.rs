@@ -21,48 +21,76 @@ pub(crate) trait Lane: Sync {
     fn legal(&self) -> &[(u16, Self::Move)];
 }
 
+/// The games of a batch as the shared kernels see them: lane `i` is game `i`. A slice of
+/// [`Lane`]s is one (the hasami batch); the shogi [`Batch`](crate::Batch) keeps its games as a
+/// structure of arrays and is one too.
+pub(crate) trait Lanes: Sync {
+    /// The games' move type.
+    type Move: Sync;
+    /// The number of lanes.
+    fn lanes(&self) -> usize;
+    /// Whether lane `i` has ended and waits for its reset.
+    fn done(&self, i: usize) -> bool;
+    /// The legal moves of lane `i`'s current position with their action numbers.
+    fn legal(&self, i: usize) -> &[(u16, Self::Move)];
+}
+
+impl<L: Lane> Lanes for [L] {
+    type Move = L::Move;
+    fn lanes(&self) -> usize {
+        self.len()
+    }
+    fn done(&self, i: usize) -> bool {
+        self[i].done()
+    }
+    fn legal(&self, i: usize) -> &[(u16, L::Move)] {
+        self[i].legal()
+    }
+}
+
 /// The action mask of every lane into `out` (rows of `width`): `true` for each legal move's
 /// action; an ended lane gets an all-true row (any action is accepted and ignored).
-pub(crate) fn fill_mask<L: Lane>(lanes: &[L], width: usize, out: &mut [bool]) {
+pub(crate) fn fill_mask<S: Lanes + ?Sized>(lanes: &S, width: usize, out: &mut [bool]) {
     out.par_chunks_mut(width)
-        .zip(lanes.par_iter())
+        .enumerate()
         .with_min_len(CHUNK)
-        .for_each(|(row, lane)| mask_row(lane, row));
+        .for_each(|(i, row)| mask_row(lanes, i, row));
 }
 
 /// The action mask of every lane as new rows of `W` (see [`fill_mask`]), each written once in
 /// place: no zeroed buffer is allocated and filled again, which at B = 4096 (9 MB of shogi masks)
 /// cost a single-threaded `memset` per step.
-pub(crate) fn mask_rows<L: Lane, const W: usize>(lanes: &[L]) -> Vec<[bool; W]> {
-    lanes
-        .par_iter()
+pub(crate) fn mask_rows<S: Lanes + ?Sized, const W: usize>(lanes: &S) -> Vec<[bool; W]> {
+    (0..lanes.lanes())
+        .into_par_iter()
         .with_min_len(CHUNK)
-        .map(|lane| {
+        .map(|i| {
             let mut row = [false; W];
-            mask_row(lane, &mut row);
+            mask_row(lanes, i, &mut row);
             row
         })
         .collect()
 }
 
-/// One lane's mask row: every byte written.
-fn mask_row<L: Lane>(lane: &L, row: &mut [bool]) {
-    row.fill(lane.done());
-    for &(a, _) in lane.legal() {
+/// Lane `i`'s mask row: every byte written.
+fn mask_row<S: Lanes + ?Sized>(lanes: &S, i: usize, row: &mut [bool]) {
+    row.fill(lanes.done(i));
+    for &(a, _) in lanes.legal(i) {
         row[a as usize] = true;
     }
 }
 
 /// One uniformly random legal action per lane into `out`, drawn from `seed` and the lane's
 /// index (0 for an ended lane or one without moves).
-pub(crate) fn random_actions<L: Lane>(lanes: &[L], seed: u64, out: &mut [u32]) {
-    out.par_iter_mut()
-        .zip(lanes.par_iter())
+pub(crate) fn random_actions<S: Lanes + ?Sized>(lanes: &S, seed: u64, out: &mut [u32]) {
+    let n = out.len().min(lanes.lanes());
+    out[..n]
+        .par_iter_mut()
         .enumerate()
         .with_min_len(CHUNK)
-        .for_each(|(i, (o, lane))| {
-            let legal = lane.legal();
-            *o = if lane.done() || legal.is_empty() {
+        .for_each(|(i, o)| {
+            let legal = lanes.legal(i);
+            *o = if lanes.done(i) || legal.is_empty() {
                 0
             } else {
                 let mut rng = Rng::derive(seed, i as u64);
