@@ -3,12 +3,13 @@
 
 use koma_core::rng::Rng;
 use koma_core::{
-    Color, FromSfenError, MAX_MOVES, Move, MoveFilter, NonPromotions, PieceKind, Position, Square,
+    Color, FromSfenError, MAX_MOVES, Move, MoveFilter, MoveSet, NonPromotions, PieceKind, Position,
+    Square,
 };
 use rayon::prelude::*;
 
 use crate::features::{FEATURES_LEN, write_features};
-use crate::label::{NUM_LABELS, move_label};
+use crate::label::{NUM_LABELS, move_label, origin_label, origin_labels};
 use crate::lanes::{self, CHUNK, Lanes, check_len};
 use crate::tensor::{TENSOR_LEN, TensorIndex, tensor_index};
 
@@ -300,10 +301,26 @@ impl EnvMut<'_> {
         let side = self.pos.side_to_move();
         let legal = &mut *self.legal;
         let mut n = 0;
-        self.pos.generate(MoveFilter::All, NonPromotions::All, |m| {
-            legal[n] = (move_label(m, side), m);
-            n += 1;
-        });
+        // Moves come in sets of one origin (pawn pushes aside): the origin's row of labels is
+        // looked up once per set.
+        self.pos
+            .generate_sets(MoveFilter::All, NonPromotions::All, |set| {
+                let origin = match set {
+                    MoveSet::Board { from, .. } => from.index(),
+                    MoveSet::Drop { kind, .. } => 81 + kind as usize,
+                    MoveSet::Pawns { .. } => {
+                        return set.for_each(|m| {
+                            legal[n] = (move_label(m, side), m);
+                            n += 1;
+                        });
+                    }
+                };
+                let labels = origin_labels(side, origin);
+                set.for_each(|m| {
+                    legal[n] = (origin_label(labels, m), m);
+                    n += 1;
+                });
+            });
         *self.legal_len = n as u16;
     }
 

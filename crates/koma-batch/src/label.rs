@@ -133,10 +133,22 @@ pub(crate) fn relative(sq: Square, side: Color) -> usize {
 #[inline]
 pub fn move_label(m: Move, side: Color) -> u16 {
     // koma-core's move layout: destination in bits 0-6, origin (or 81 + drop kind) in 7-13.
-    let bits = m.bits() as usize;
-    let origin = (bits >> 7) & 0x7F;
-    let promote = if m.is_promotion() { 10 * 81 } else { 0 };
-    LABELS[side.index()][origin.min(87)][m.to().index()] + promote
+    let origin = (m.bits() as usize >> 7) & 0x7F;
+    origin_label(origin_labels(side, origin), m)
+}
+
+/// The labels of the non-promoting moves by `side` from one origin field (a square 0..81, or
+/// 81 + the kind for a drop), indexed by absolute destination: hoisted out of a loop over the
+/// moves of one origin, [`origin_label`] is one lookup per move.
+#[inline]
+pub(crate) fn origin_labels(side: Color, origin: usize) -> &'static [u16; 81] {
+    &LABELS[side.index()][origin.min(87)]
+}
+
+/// The label of `m`, a move from the origin whose row `labels` is (see [`origin_labels`]).
+#[inline]
+pub(crate) fn origin_label(labels: &[u16; 81], m: Move) -> u16 {
+    labels[m.to().index()] + if m.is_promotion() { 10 * 81 } else { 0 }
 }
 
 /// The legal move of `pos` with label `label`, if there is one.
