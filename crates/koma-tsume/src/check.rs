@@ -3,7 +3,7 @@
 use koma_core::{Hand, Move, Position};
 
 use crate::search::{Shared, Walker};
-use crate::solve::{self, Halt, defences, query};
+use crate::solve::{self, Halt, defences, leftover_after, query};
 use crate::table::LEN_INF;
 use crate::{Answer, Cancel, Options, Outcome, Phase, Progress, Stats, UnknownReason, Variation};
 
@@ -222,16 +222,28 @@ fn inspect(w: &mut Walker, answer: &mut Answer, findings: &mut Vec<Finding>) -> 
                     if d == m {
                         continue;
                     }
-                    // Every defence mates within `left - 1`; equal when not within `left - 3`.
+                    // Shorter than the answer's defence when mated within `left - 3`.
                     if left >= 3 && query(w, d, left - 3)?.dn != 0 {
                         continue;
                     }
+                    // Longer when not mated within `left - 1`: the answer took a shorter defence
+                    // because this one's line ends with pieces left (変長駒余り).
+                    let longer = query(w, d, left - 1)?.dn == 0;
                     w.push(d);
-                    let sub = solve::composer_line_from(w, left - 1);
+                    let sub = longer_length(w, left - 1, longer)
+                        .and_then(|l| solve::composer_line_from(w, l));
                     w.pop();
                     let mut line = vec![d];
                     line.extend(sub?);
                     let leftover = leftover_after(w, &line);
+                    if longer {
+                        findings.push(Finding::LongerDefence {
+                            ply,
+                            line,
+                            leftover,
+                        });
+                        continue;
+                    }
                     answer.variations.push(Variation {
                         ply,
                         moves: line.clone(),
@@ -255,13 +267,17 @@ fn inspect(w: &mut Walker, answer: &mut Answer, findings: &mut Vec<Finding>) -> 
     r
 }
 
-/// The attacker's hand after `line` from the walker's position.
-fn leftover_after(w: &Walker, line: &[Move]) -> Hand {
-    let mut p = w.pos.clone();
-    for &m in line {
-        p.do_move(m);
+/// The exact mate length at the walker's (attacker) node: `at_most` plies, or if `longer`, more
+/// than `at_most` (the shortest found by [`solve::shortest`] below an unbounded proof).
+fn longer_length(w: &mut Walker, at_most: u16, longer: bool) -> Result<u16, Halt> {
+    if !longer {
+        return Ok(at_most);
     }
-    p.hand(w.sh.attacker)
+    let proof = w.run(LEN_INF).ok_or(Halt::Stopped)?;
+    if proof.pn != 0 {
+        return Err(Halt::Inconsistent);
+    }
+    solve::shortest(w, at_most, proof.len)
 }
 
 /// Compares an expected line with the answer.

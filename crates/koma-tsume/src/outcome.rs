@@ -96,8 +96,9 @@ pub struct Answer {
     /// Pieces left in the attacker's hand at the end (駒余り); empty in a sound problem.
     pub leftover: Hand,
     /// Whether this is the composer's answer ([`Mode::Composer`](crate::Mode::Composer) that
-    /// settled every length); `false` in [`Mode::Any`](crate::Mode::Any), or when a limit
-    /// struck after the proof: the line is then a verified mate that may not be the shortest.
+    /// settled every length and the leftover rules); `false` in [`Mode::Any`](crate::Mode::Any),
+    /// or when a limit struck after the proof: the line is then a verified mate that may not be
+    /// the shortest, nor the defences the rules choose.
     pub optimal: bool,
     /// The defender's alternatives along the line, found by [`check`](crate::check) (empty after
     /// [`solve`](crate::solve)).

@@ -1,6 +1,6 @@
 //! A solve from end to end: the proof, the exact length, the answer line, its verification.
 
-use koma_core::{Move, Position};
+use koma_core::{Hand, Move, Position};
 
 use crate::order;
 use crate::search::{Res, Shared, Useless, Walker};
@@ -295,12 +295,94 @@ fn composer_line(w: &mut Walker, proof: Res, not: u16, line: &[Move]) -> Result<
     composer_line_from(w, length)
 }
 
-/// The composer's answer from the walker's position, whose mate is exactly `length` plies.
+/// The composer's answer from the walker's position, whose mate is exactly `length` plies:
+/// the line of the first choices in canonical order ([`walk_composer`]) when it ends with the
+/// attacker's hand empty, else the line the leftover rules choose ([`preferred`]).
 pub(crate) fn composer_line_from(w: &mut Walker, length: u16) -> Result<Vec<Move>, Halt> {
     let mut line = Vec::new();
     let r = walk_composer(w, length, &mut line);
     rewind(w, &line);
-    r.map(|()| line)
+    r?;
+    // A line ending with an empty hand is what the leftover rules choose too: at each of its
+    // defender nodes the first longest defence is one whose line ends with nothing left.
+    if leftover_after(w, &line).is_empty() {
+        return Ok(line);
+    }
+    preferred(w, length, 1)
+}
+
+/// The attacker's hand after `line` from the walker's position.
+pub(crate) fn leftover_after(w: &Walker, line: &[Move]) -> Hand {
+    let mut p = w.pos.clone();
+    for &m in line {
+        p.do_move(m);
+    }
+    p.hand(w.sh.attacker)
+}
+
+/// The composer's answer by the leftover rules (docs/tsume.md) from a node mated in exactly
+/// `len` plies, `ply` being the ply of its next move: at an attacker node the first check in
+/// canonical order that mates in `len - 1`; at a defender node, among the defences that count
+/// taken longest first (canonical order among equals), the first whose line (by these rules)
+/// ends with the attacker's hand empty, else the first longest (駒余り). Only the lines that end
+/// with pieces left are searched again, so the cost falls on unsound problems; a limit stops it
+/// like any other step of the answer.
+fn preferred(w: &mut Walker, len: u16, ply: u32) -> Result<Vec<Move>, Halt> {
+    w.sh.phase = Phase::Answer { ply };
+    if w.or_node() {
+        if len == 0 {
+            return Err(Halt::Inconsistent);
+        }
+        let m = shortest_check(w, len)?;
+        return line_after(w, m, len - 1, ply);
+    }
+    let defs = defences(w)?;
+    if defs.is_empty() {
+        return Ok(Vec::new());
+    }
+    if len < 2 {
+        return Err(Halt::Inconsistent);
+    }
+    let mut shorter = Vec::new();
+    let mut first = None;
+    for &m in &defs {
+        if len >= 3 && query(w, m, len - 3)?.dn != 0 {
+            shorter.push(m);
+            continue;
+        }
+        let line = line_after(w, m, len - 1, ply)?;
+        if leftover_after(w, &line).is_empty() {
+            return Ok(line);
+        }
+        first.get_or_insert(line);
+    }
+    let first = first.ok_or(Halt::Inconsistent)?;
+    // 変長駒余り: every longest defence ends with pieces left; a shorter one without wins.
+    let mut rated = Vec::with_capacity(shorter.len());
+    for m in shorter {
+        w.push(m);
+        let l = shortest(w, 0, len - 3);
+        w.pop();
+        rated.push((m, l?));
+    }
+    rated.sort_by_key(|&(_, l)| std::cmp::Reverse(l));
+    for (m, l) in rated {
+        let line = line_after(w, m, l, ply)?;
+        if leftover_after(w, &line).is_empty() {
+            return Ok(line);
+        }
+    }
+    Ok(first)
+}
+
+/// `m` followed by the [`preferred`] line after it, mated in exactly `len` plies.
+fn line_after(w: &mut Walker, m: Move, len: u16, ply: u32) -> Result<Vec<Move>, Halt> {
+    w.push(m);
+    let sub = preferred(w, len, ply + 1);
+    w.pop();
+    let mut line = vec![m];
+    line.extend(sub?);
+    Ok(line)
 }
 
 /// The exact length of the shortest mate from the current (attacker) node, given a proof of

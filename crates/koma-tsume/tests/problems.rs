@@ -266,3 +266,71 @@ fn fast_mode_walks_a_short_mate_without_a_chase() {
         assert_eq!(a.moves[0], mv("R*2a"), "{mode:?}");
     }
 }
+
+/// 同手数なら駒余りのない方. ▲２一歩成 checks the king on 1a; △１二玉 and △同玉 both last three
+/// plies. After △１二玉, ▲２二角成 mates (the tokin on 2a guards the horse) with the gold left in
+/// hand; after △同玉, ▲１一金 mates (the bishop guards 1a through 2b, the tokin on 4b holds 3a
+/// and 3b) with nothing left. △１二玉 comes first in the canonical order (1b before 2a), so the
+/// answer must take the leftover rule to be △同玉.
+const EQUAL_WITHOUT_LEFTOVER: &str = "8k/5+P1P1/9/9/4B4/9/9/9/9 b G2rb3g4s4n4l16p 1";
+
+#[test]
+fn among_equal_defences_the_one_without_leftover_makes_the_answer() {
+    let a = answer(EQUAL_WITHOUT_LEFTOVER, &opts());
+    assert_eq!(a.moves, line("2b2a+ 1a2a G*1a"));
+    assert!(a.optimal && a.leftover.is_empty());
+    // Turned round, the canonical order of the last move differs (▲２二金 mates too): the
+    // defence is the same.
+    let a = answer(&flipped(EQUAL_WITHOUT_LEFTOVER), &opts());
+    let flipped_line: Vec<Move> = line("2b2a+ 1a2a").into_iter().map(flip_move).collect();
+    assert_eq!(a.moves[..2], flipped_line, "turned round");
+    assert!(a.len() == 3 && a.leftover.is_empty(), "turned round");
+    let pos = Position::from_sfen(EQUAL_WITHOUT_LEFTOVER).unwrap();
+    let c = check(&pos, &opts(), None, &mut |_| {}, &Cancel::new());
+    assert_eq!(c.verdict, Verdict::Sound, "{:?}", c.findings);
+    assert!(
+        c.findings.iter().any(|f| matches!(
+            f,
+            Finding::EqualDefence { ply: 2, line: l, leftover }
+                if *l == line("1a1b 5e2b+") && leftover.count(koma_core::PieceKind::Gold) == 1
+        )),
+        "{:?}",
+        c.findings
+    );
+}
+
+/// 変長駒余り. ▲２四銀打 (guarded by the silver on 3c) leaves the king on 1c two moves: △１四玉
+/// takes the knight and ▲１五飛 mates (the silver on 2d guards 1e, the rook's file holds 1c), a
+/// mate in three with nothing left; △１二玉 lasts longer, ▲２二飛 △同金 ▲同桂成 (the silver on 3c
+/// guards 2b), but ends with the captured gold in hand. The longer defence does not make the
+/// answer, and the check reports it as allowed.
+const LONGER_WITH_LEFTOVER: &str = "8g/9/6S1k/4rb2N/9/9/9/9/9 b SR1b3g2s3n4l18p 1";
+
+#[test]
+fn a_longer_defence_with_pieces_left_does_not_make_the_answer() {
+    let a = answer(LONGER_WITH_LEFTOVER, &opts());
+    assert_eq!(a.moves, line("S*2d 1c1d R*1e"));
+    assert!(a.optimal && a.leftover.is_empty());
+    let a = answer(&flipped(LONGER_WITH_LEFTOVER), &opts());
+    let flipped_line: Vec<Move> = line("S*2d 1c1d R*1e").into_iter().map(flip_move).collect();
+    assert_eq!(a.moves, flipped_line, "turned round");
+    let pos = Position::from_sfen(LONGER_WITH_LEFTOVER).unwrap();
+    let c = check(&pos, &opts(), None, &mut |_| {}, &Cancel::new());
+    let longer: Vec<_> = c
+        .findings
+        .iter()
+        .filter(|f| matches!(f, Finding::LongerDefence { .. }))
+        .collect();
+    assert_eq!(longer.len(), 1, "{:?}", c.findings);
+    assert!(
+        matches!(
+            longer[0],
+            Finding::LongerDefence { ply: 2, line: l, leftover }
+                if *l == line("1c1b R*2b 1a2b 1d2b+") && leftover.count(koma_core::PieceKind::Gold) == 1
+        ),
+        "{:?}",
+        c.findings
+    );
+    assert!(!longer[0].is_flaw());
+    assert_eq!(c.verdict, Verdict::Sound, "{:?}", c.findings);
+}
