@@ -202,14 +202,19 @@ impl NativeBatch {
     }
 
     /// A uniformly random legal label per game, int64 [B], drawn from `seed`.
-    fn random_actions<'py>(&self, py: Python<'py>, seed: u64) -> Bound<'py, PyArray1<i64>> {
+    fn random_actions<'py>(
+        &self,
+        py: Python<'py>,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let n = self.batch.len();
-        let v = py.detach(|| {
-            let mut v = vec![0u32; n];
-            self.batch.random_actions(seed, &mut v);
-            v
-        });
-        actions_array(py, v)
+        let v = py
+            .detach(|| {
+                let mut v = vec![0u32; n];
+                self.batch.random_actions(seed, &mut v).map(|_| v)
+            })
+            .map_err(batch_error)?;
+        Ok(actions_array(py, v))
     }
 
     /// dlshogi input features, uint8 [B, 119, 9, 9].

@@ -47,7 +47,7 @@ fn bench(c: &mut Criterion) {
         let mut seed = 0;
         let mut run = || {
             seed += 1;
-            batch.random_actions(seed, &mut actions);
+            batch.random_actions(seed, &mut actions).unwrap();
             batch
                 .step(&actions, ActionKind::Label, &mut r, &mut t, &mut u)
                 .unwrap();

@@ -95,7 +95,7 @@ fn batch_loop(b: usize, budget: Budget, mask: bool, with_features: bool) -> f64 
     let (start, mut calls) = (Instant::now(), 0u64);
     while budget.more(start, calls) {
         calls += 1;
-        batch.random_actions(calls, &mut actions);
+        batch.random_actions(calls, &mut actions).unwrap();
         batch
             .step(&actions, ActionKind::Label, &mut r, &mut t, &mut u)
             .unwrap_or_else(|e| panic!("{e}"));

@@ -435,7 +435,7 @@ fn find(
 /// use koma_batch::{Batch, Config, ActionKind};
 /// let mut batch = Batch::new(4, Config::default()).unwrap();
 /// let mut actions = vec![0u32; 4];
-/// batch.random_actions(7, &mut actions);
+/// batch.random_actions(7, &mut actions).unwrap();
 /// let (mut rewards, mut term, mut trunc) = (vec![0.0; 8], vec![false; 4], vec![false; 4]);
 /// batch.step(&actions, ActionKind::Label, &mut rewards, &mut term, &mut trunc).unwrap();
 /// assert!(batch.sfens().iter().all(|s| s.ends_with(" w - 2")));
@@ -755,9 +755,12 @@ impl Batch {
 
     /// A uniformly random legal action label for each game into `out` (`[B]`), drawn from `seed`
     /// and the game's index only, so the draw is the same on any number of threads. Games waiting
-    /// for a reset get 0.
-    pub fn random_actions(&self, seed: u64, out: &mut [u32]) {
+    /// for a reset get 0. `out` must hold one entry per game, else [`BatchError::Length`] and
+    /// nothing is written.
+    pub fn random_actions(&self, seed: u64, out: &mut [u32]) -> Result<(), BatchError> {
+        check_len("actions output", out.len(), self.len())?;
         lanes::random_actions(&self.games, seed, out);
+        Ok(())
     }
 
     /// Plays one action in every game and writes the rewards `[B, 2]` (Black, White; +1 win,

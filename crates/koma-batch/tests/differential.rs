@@ -87,7 +87,7 @@ fn soak(n: usize, steps: usize, max_plies: u32, kind: ActionKind) -> (u64, u64) 
                 assert_eq!(set, &sparse[offsets[i] as usize..offsets[i + 1] as usize]);
             }
         }
-        batch.random_actions(s as u64, &mut actions);
+        batch.random_actions(s as u64, &mut actions).unwrap();
         if kind == ActionKind::Tensor {
             for (i, a) in actions.iter_mut().enumerate() {
                 if !done[i] {
@@ -319,7 +319,7 @@ fn games_round_trip_with_their_history() {
     let mut actions = vec![0u32; 3];
     let (mut r, mut t, mut u) = (vec![0.0; 6], vec![false; 3], vec![false; 3]);
     for s in 0..40 {
-        batch.random_actions(s, &mut actions);
+        batch.random_actions(s, &mut actions).unwrap();
         batch
             .step(&actions, ActionKind::Label, &mut r, &mut t, &mut u)
             .unwrap();
@@ -334,4 +334,15 @@ fn games_round_trip_with_their_history() {
     bad[1].moves.swap(0, 1);
     let e = Batch::from_games(bad, vec![Position::startpos()], config).unwrap_err();
     assert!(e.to_string().starts_with("game 1: move 1 ("), "{e}");
+}
+
+#[test]
+fn random_actions_refuse_an_output_of_the_wrong_length() {
+    let batch = Batch::new(3, Config::default()).unwrap();
+    for len in [2, 4] {
+        let mut out = vec![7u32; len];
+        let e = batch.random_actions(1, &mut out).unwrap_err();
+        assert!(matches!(e, koma_batch::BatchError::Length { .. }), "{e}");
+        assert!(out.iter().all(|&a| a == 7), "written despite the error");
+    }
 }
