@@ -105,8 +105,6 @@ const F_INTERP: u8 = 4;
 const F_USELESS: u8 = 8;
 const F_TESTED: u8 = 16;
 const F_NEW: u8 = 32;
-/// An interposition whose first, node-limited uselessness test did not settle.
-const F_TRIED: u8 = 64;
 const NO_NEXT: u16 = u16::MAX;
 
 /// A child in a node's list.
@@ -122,6 +120,10 @@ struct Child {
     next: u16,
     order: i16,
     flags: u8,
+    /// An untested refuting interposition: the proof and disproof numbers of its uselessness
+    /// test (see [`Walker::numbers`]).
+    tpn: u32,
+    tdn: u32,
 }
 
 impl Child {
@@ -554,6 +556,8 @@ impl<'w, 'a> Walker<'w, 'a> {
                 next: NO_NEXT,
                 order: move_order(&self.pos, m, or),
                 flags: 0,
+                tpn: 1,
+                tdn: 1,
             };
             if or
                 && tuning.max_drops
@@ -931,19 +935,6 @@ impl<'w, 'a> Walker<'w, 'a> {
         let mut extended = false;
         let result = loop {
             let s = self.summarize(base, or);
-            if let Some((i, nodes)) = s.test_useless {
-                if self.settle_interposition(base + i, base, or, nodes) {
-                    continue;
-                }
-                // The test was cut short: nothing may be concluded here.
-                break Res {
-                    pn: s.pn.max(1),
-                    dn: s.dn.max(1),
-                    len: 0,
-                    hand,
-                    rep: NO_REP,
-                };
-            }
             if s.pn == 0 || s.dn == 0 {
                 break self.finish(base, or, depth, s);
             }
@@ -969,6 +960,19 @@ impl<'w, 'a> Walker<'w, 'a> {
             };
             let b = base + s.best;
             let c = self.kids[b];
+            if self.untested(&c, or) {
+                if self.settle_interposition(b, base, or, cth_pn, cth_dn) {
+                    continue;
+                }
+                // The test was cut short: nothing may be concluded here.
+                break Res {
+                    pn: s.pn.max(1),
+                    dn: s.dn.max(1),
+                    len: 0,
+                    hand,
+                    rep: NO_REP,
+                };
+            }
             if c.flags & F_NEW != 0 {
                 inc = false;
             }
@@ -1013,6 +1017,31 @@ impl<'w, 'a> Walker<'w, 'a> {
         result
     }
 
+    /// Whether child `c` is a refuting interposition not yet tested for uselessness (in the
+    /// composer's bounded searches): it refutes the node only if it counts.
+    #[inline]
+    fn untested(&self, c: &Child, or: bool) -> bool {
+        !or && self.composer && c.dn == 0 && c.flags & (F_INTERP | F_TESTED) == F_INTERP
+    }
+
+    /// The mover's and the other side's number of child `c` (pn, dn at attacker nodes; dn, pn
+    /// at defender nodes). An untested refuting interposition has those of its uselessness
+    /// test: it refutes the node once the test finds it counting (the test position not
+    /// mated), and is left out once the test proves that position; so df-pn weighs the test
+    /// against the node's other children like any child (a test that finds an interposition
+    /// counting is a proof of no mate without a bound, which can cost far more than the
+    /// bounded search; docs/DECISIONS.md).
+    #[inline]
+    fn numbers(&self, c: &Child, or: bool) -> (u32, u32) {
+        if or {
+            (c.pn, c.dn)
+        } else if self.untested(c, or) {
+            (c.tdn, c.tpn)
+        } else {
+            (c.dn, c.pn)
+        }
+    }
+
     /// The node's numbers from its children's, and the child to search next.
     fn summarize(&self, base: usize, or: bool) -> Summary {
         let kids = &self.kids[base..];
@@ -1021,28 +1050,12 @@ impl<'w, 'a> Walker<'w, 'a> {
         let (mut sum, mut max) = (0u32, 0u32);
         let mut maxed = 0u32;
         let mut hidden = false;
-        // A disproving interposition not yet tested for uselessness (composer's bounded
-        // searches): it waits while another child may refute the node without a test.
-        let untested = |c: &Child| {
-            !or && self.composer && c.dn == 0 && c.flags & (F_INTERP | F_TESTED) == F_INTERP
-        };
-        let mut pending = None;
-        let mut untried = None;
-        let mut pending_count = 0u32;
         for (i, c) in kids.iter().enumerate() {
             if !c.visible() {
                 hidden = true;
                 continue;
             }
-            if untested(c) {
-                if c.flags & F_TRIED == 0 {
-                    untried = untried.or(Some(i));
-                }
-                pending = pending.or(Some(i));
-                pending_count += 1;
-                continue;
-            }
-            let (p, d) = if or { (c.pn, c.dn) } else { (c.dn, c.pn) };
+            let (p, d) = self.numbers(c, or);
             if c.flags & F_MAX != 0 {
                 max = max.max(d);
                 maxed += 1;
@@ -1051,7 +1064,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             }
             let better = best == usize::MAX || {
                 let b = &kids[best];
-                let (bp, bd) = if or { (b.pn, b.dn) } else { (b.dn, b.pn) };
+                let (bp, bd) = self.numbers(b, or);
                 (p, std::cmp::Reverse(d), c.order) < (bp, std::cmp::Reverse(bd), b.order)
             };
             if better {
@@ -1064,25 +1077,6 @@ impl<'w, 'a> Walker<'w, 'a> {
                 second = p;
             }
         }
-        // Disproven only by interpositions that may be useless: each is first tested within
-        // [`TRY_NODES`]; one that this does not settle waits while the other children are
-        // searched (a refutation among them settles the node without a test, and a proof of
-        // the node needs theirs anyway), and is tested without that cap once every other one
-        // is proven. A test that finds one counting is a proof of no mate without a bound,
-        // which can cost far more than the bounded search (docs/DECISIONS.md).
-        let mut test_useless = None;
-        if let Some(i) = pending
-            && phi != 0
-        {
-            if let Some(j) = untried {
-                test_useless = Some((j, TRY_NODES));
-            } else if phi == INF {
-                test_useless = Some((i, u64::MAX));
-            } else {
-                // Each waiting interposition counts as one more to prove.
-                sum = sum.saturating_add(pending_count);
-            }
-        }
         if max > 0 && max < INF {
             // Similar drops counted once would make the node look too easy: add a quarter of
             // their number back.
@@ -1092,9 +1086,8 @@ impl<'w, 'a> Walker<'w, 'a> {
         let except = if best == usize::MAX {
             0
         } else {
-            let b = &kids[best];
-            let bd = if or { b.dn } else { b.pn };
-            if b.flags & F_MAX != 0 {
+            let bd = self.numbers(&kids[best], or).1;
+            if kids[best].flags & F_MAX != 0 {
                 sum.saturating_add(hidden as u32)
             } else {
                 delta.saturating_sub(bd)
@@ -1108,7 +1101,6 @@ impl<'w, 'a> Walker<'w, 'a> {
             best,
             second,
             except,
-            test_useless,
         }
     }
 
@@ -1197,20 +1189,30 @@ impl<'w, 'a> Walker<'w, 'a> {
         r
     }
 
-    /// Decides whether the interposition at child `idx` is useless; a useless one counts as
-    /// proven and adds nothing to the length. A test within `nodes` ([`TRY_NODES`]) that does
-    /// not settle marks the child tried, to be tested again without that cap later.
-    /// Returns false when the test was cut short by a limit (the child stays untested).
-    fn settle_interposition(&mut self, idx: usize, base: usize, or: bool, nodes: u64) -> bool {
+    /// One step of the uselessness test of the interposition at child `idx`, within the
+    /// thresholds `th_pn` and `th_dn` of the test position (see [`Walker::useless_step`]): a
+    /// useless one counts as proven and adds nothing to the length, one that counts keeps its
+    /// refutation, an open test keeps its numbers for the node's next choice. Returns false
+    /// when the test was cut short by a limit.
+    fn settle_interposition(
+        &mut self,
+        idx: usize,
+        base: usize,
+        or: bool,
+        th_pn: u32,
+        th_dn: u32,
+    ) -> bool {
         let c = self.kids[idx];
-        match self.useless_within(c.mv, nodes) {
-            Useless::Halted if self.sh.halted() => return false,
-            Useless::Halted => {
-                self.kids[idx].flags |= F_TRIED;
+        match self.useless_step(c.mv, th_pn, th_dn) {
+            Test::Halted => return false,
+            Test::Open(pn, dn) => {
+                let k = &mut self.kids[idx];
+                k.tpn = pn;
+                k.tdn = dn;
                 return true;
             }
-            Useless::Counts => {}
-            Useless::Yes(h) => {
+            Test::Counts => {}
+            Test::Yes(h) => {
                 let k = &mut self.kids[idx];
                 k.flags |= F_USELESS;
                 k.pn = 0;
@@ -1230,16 +1232,27 @@ impl<'w, 'a> Walker<'w, 'a> {
     /// in the defender's hand instead. An interposition next to the king that the king can
     /// answer by taking the checker costs the attacker that piece: it counts.
     pub(crate) fn useless(&mut self, m: Move) -> Useless {
-        self.useless_within(m, u64::MAX)
+        loop {
+            match self.useless_step(m, INF, INF) {
+                Test::Yes(h) => return Useless::Yes(h),
+                Test::Counts => return Useless::Counts,
+                Test::Halted => return Useless::Halted,
+                Test::Open(..) if self.sh.halted() => return Useless::Halted,
+                Test::Open(..) => {}
+            }
+        }
     }
 
-    /// As [`Walker::useless`], `Halted` after `nodes` nodes of a test.
-    fn useless_within(&mut self, m: Move, nodes: u64) -> Useless {
+    /// One df-pn iteration of the uselessness test of `m` within the thresholds `th_pn` and
+    /// `th_dn` of the position after the free capture with the piece given back (a search of
+    /// its own, without a bound and without this path, so its result holds on every path and
+    /// for every length budget; the table keeps its progress between steps).
+    fn useless_step(&mut self, m: Move, th_pn: u32, th_dn: u32) -> Test {
         let Some(checker) = self.pos.checkers().first() else {
-            return Useless::Counts;
+            return Test::Counts;
         };
         let s = m.to();
-        let mut found = Useless::Counts;
+        let mut found = Test::Counts;
         self.pos.do_move(m);
         let taken = self.pos.piece_at(s).map(|p| p.kind().unpromote());
         for promote in [true, false] {
@@ -1259,16 +1272,18 @@ impl<'w, 'a> Walker<'w, 'a> {
             self.pos.undo_move();
             let Some(pos) = without else { continue };
             let mut inner = Walker::new(self.sh, pos, false);
-            match inner.run_trial(LEN_INF, nodes) {
-                Some(r) if r.pn == 0 => {
-                    found = Useless::Yes(r.hand);
-                    break;
-                }
-                Some(_) => {}
-                None => {
-                    found = Useless::Halted;
-                    break;
-                }
+            let r = inner.search(th_pn, th_dn, LEN_INF, false);
+            if r.pn == 0 {
+                found = Test::Yes(r.hand);
+                break;
+            }
+            if r.dn != 0 {
+                found = if self.sh.halted() {
+                    Test::Halted
+                } else {
+                    Test::Open(r.pn, r.dn)
+                };
+                break;
             }
         }
         self.pos.undo_move();
@@ -1289,10 +1304,6 @@ impl<'w, 'a> Walker<'w, 'a> {
     }
 }
 
-/// Nodes of the first test of a disproving interposition for uselessness (see
-/// [`Walker::summarize`]).
-const TRY_NODES: u64 = 20_000;
-
 /// The verdict of [`Walker::useless`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Useless {
@@ -1301,6 +1312,19 @@ pub(crate) enum Useless {
     /// Not useless: it counts.
     Counts,
     /// A limit cut the test short.
+    Halted,
+}
+
+/// One step of a uselessness test ([`Walker::useless_step`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Test {
+    /// Useless; the proof pieces of the mate without the captured piece.
+    Yes(Hand),
+    /// Not useless: it counts.
+    Counts,
+    /// Not settled within the thresholds: the test position's proof and disproof numbers.
+    Open(u32, u32),
+    /// A limit cut the step short.
     Halted,
 }
 
@@ -1315,9 +1339,6 @@ struct Summary {
     second: u32,
     /// The other number of the node without the best child's share.
     except: u32,
-    /// A disproving interposition whose uselessness is not tested yet, and the nodes its test
-    /// may take.
-    test_useless: Option<(usize, u64)>,
 }
 
 /// The threshold of the best child's number from the second best's: one more (Nagai), or with
