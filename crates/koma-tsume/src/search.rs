@@ -540,16 +540,19 @@ impl<'w, 'a> Walker<'w, 'a> {
         for &m in list.iter() {
             let ck = keys::board_key_after(&self.pos, key, m);
             let ch = self.hand_after(m);
-            let (pn, dn) = if tuning.estimates {
-                estimate(&self.pos, m, or)
-            } else {
-                (1, 1)
+            // The initial numbers, computed only where neither the path nor the table decides.
+            let initial = |pos: &Position| {
+                if tuning.estimates {
+                    estimate(pos, m, or)
+                } else {
+                    (1, 1)
+                }
             };
             let mut c = Child {
                 mv: m,
                 key: ck,
-                pn,
-                dn,
+                pn: 1,
+                dn: 1,
                 len: 0,
                 rep: NO_REP,
                 res_hand: ch,
@@ -610,16 +613,19 @@ impl<'w, 'a> Walker<'w, 'a> {
                     }
                     _ => match p.unknown {
                         Some((pn, dn, b, d)) => {
-                            if b == child_budget {
-                                c.pn = pn;
-                                c.dn = dn;
-                            }
+                            (c.pn, c.dn) = if b == child_budget {
+                                (pn, dn)
+                            } else {
+                                initial(&self.pos)
+                            };
                             old |= tuning.tca && d < depth;
                         }
-                        None if p.proven.is_none() && p.disproven.is_none() => {
-                            c.flags |= F_NEW;
+                        None => {
+                            (c.pn, c.dn) = initial(&self.pos);
+                            if p.proven.is_none() && p.disproven.is_none() {
+                                c.flags |= F_NEW;
+                            }
                         }
-                        None => {}
                     },
                 }
                 if tuning.floors && c.pn != 0 && c.dn != 0 {
