@@ -734,9 +734,13 @@ impl<'w, 'a> Walker<'w, 'a> {
     /// The first look at a new attacker node (a child of this defender node): no check at all
     /// is a disproof, a mate in one a proof; both are stored.
     fn first_look(&mut self, c: &mut Child, budget: u16) {
-        self.push(c.mv);
+        // The move is played on the board only, not put on the path: nothing below reads the
+        // path, and a defender's move leaves the attacker's hand as it is.
+        let depth = self.depth() + 1;
+        let hand = self.hand();
+        self.pos.do_move(c.mv);
         if self.sh.tick() {
-            self.pop();
+            self.pos.undo_move();
             return;
         }
         let mut checks = MoveList::new();
@@ -759,13 +763,11 @@ impl<'w, 'a> Walker<'w, 'a> {
             }
         } else {
             // Remembered, so the next expansion of the parent does not look again.
-            let depth = self.depth();
-            let hand = self.hand();
             self.sh
                 .tt
                 .store_unknown(c.key, hand, c.pn, c.dn, budget, depth, 0);
         }
-        self.pop();
+        self.pos.undo_move();
         c.flags &= !F_NEW;
     }
 
