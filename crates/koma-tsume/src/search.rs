@@ -1386,10 +1386,19 @@ fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
     let us = pos.side_to_move();
     let them = us.flip();
     let to = m.to();
+    let captured = pos.piece_at(to);
+    if !or {
+        if captured.is_some() {
+            return (2 * U, U);
+        }
+        if m.from().is_some() && m.from() == pos.king(us) {
+            return (U, U);
+        }
+    }
+    // Counted only where the numbers depend on them.
     let occ = pos.occupied();
     let support = pos.attackers_to(us, to, occ).count() + m.is_drop() as u32;
     let defence = pos.attackers_to(them, to, occ).count();
-    let captured = pos.piece_at(to);
     if or {
         let (mut pn, mut dn) = (U, U);
         if defence >= 2 {
@@ -1406,12 +1415,6 @@ fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
         }
         (pn, dn)
     } else {
-        if captured.is_some() {
-            return (2 * U, U);
-        }
-        if m.from().is_some() && m.from() == pos.king(us) {
-            return (U, U);
-        }
         // An interposition the attacker can take for free is weak.
         if defence + m.is_drop() as u32 > support {
             (2 * U, U)
