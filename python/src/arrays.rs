@@ -1,10 +1,13 @@
 //! What the shogi and hasami bindings share on the numpy side: the check of an action array,
-//! and arrays made from the batches' outputs without copying them.
+//! arrays made from the batches' outputs without copying them, and random actions.
 
+use koma_batch::BatchError;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+
+use crate::batch_error;
 
 /// The actions of a step as `u32`, one per environment: the array must have `n` elements and no
 /// negative or too large number (the batch checks each against its legal moves).
@@ -39,7 +42,18 @@ pub(crate) fn mask_array<'py, const W: usize>(
     Ok(a.into_pyarray(py))
 }
 
-/// Action numbers as int64 `[B]`.
-pub(crate) fn actions_array(py: Python<'_>, v: Vec<u32>) -> Bound<'_, PyArray1<i64>> {
-    Array1::from_iter(v.into_iter().map(i64::from)).into_pyarray(py)
+/// `n` actions drawn by `draw` (a batch's `random_actions` into a buffer of one entry per game)
+/// with the GIL released, as int64 `[B]`.
+pub(crate) fn drawn_actions<'py>(
+    py: Python<'py>,
+    n: usize,
+    draw: impl FnOnce(&mut [u32]) -> Result<(), BatchError> + Send,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let v = py
+        .detach(|| {
+            let mut v = vec![0u32; n];
+            draw(&mut v).map(|()| v)
+        })
+        .map_err(batch_error)?;
+    Ok(Array1::from_iter(v.into_iter().map(i64::from)).into_pyarray(py))
 }

@@ -11,7 +11,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::arrays::{actions_array, mask_array, step_actions};
+use crate::arrays::{drawn_actions, mask_array, step_actions};
 use crate::{SfenError, batch_error};
 
 /// Bytes above which a dense tensor is refused: 4 GiB (about 15,000 positions).
@@ -207,14 +207,9 @@ impl NativeBatch {
         py: Python<'py>,
         seed: u64,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let n = self.batch.len();
-        let v = py
-            .detach(|| {
-                let mut v = vec![0u32; n];
-                self.batch.random_actions(seed, &mut v).map(|_| v)
-            })
-            .map_err(batch_error)?;
-        Ok(actions_array(py, v))
+        drawn_actions(py, self.batch.len(), |v| {
+            self.batch.random_actions(seed, v)
+        })
     }
 
     /// dlshogi input features, uint8 [B, 119, 9, 9].

@@ -16,7 +16,7 @@ use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArray1};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::arrays::{actions_array, mask_array, step_actions};
+use crate::arrays::{drawn_actions, mask_array, step_actions};
 use crate::batch::{autoreset, autoreset_name};
 use crate::batch_error;
 
@@ -296,14 +296,9 @@ impl NativeHasami {
         py: Python<'py>,
         seed: u64,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let n = self.batch.len();
-        let v = py
-            .detach(|| {
-                let mut v = vec![0u32; n];
-                self.batch.random_actions(seed, &mut v).map(|_| v)
-            })
-            .map_err(batch_error)?;
-        Ok(actions_array(py, v))
+        drawn_actions(py, self.batch.len(), |v| {
+            self.batch.random_actions(seed, v)
+        })
     }
 
     /// The observations, uint8 [B, 4, 9, 9].
