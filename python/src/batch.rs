@@ -207,9 +207,7 @@ impl NativeBatch {
         py: Python<'py>,
         seed: u64,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        drawn_actions(py, self.batch.len(), |v| {
-            self.batch.random_actions(seed, v)
-        })
+        drawn_actions(py, self.batch.len(), |v| self.batch.random_actions(seed, v))
     }
 
     /// dlshogi input features, uint8 [B, 119, 9, 9].

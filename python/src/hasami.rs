@@ -296,9 +296,7 @@ impl NativeHasami {
         py: Python<'py>,
         seed: u64,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        drawn_actions(py, self.batch.len(), |v| {
-            self.batch.random_actions(seed, v)
-        })
+        drawn_actions(py, self.batch.len(), |v| self.batch.random_actions(seed, v))
     }
 
     /// The observations, uint8 [B, 4, 9, 9].

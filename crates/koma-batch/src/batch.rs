@@ -769,6 +769,7 @@ impl Batch {
     /// Every action is checked before any is played: an action out of range or not legal in its
     /// game returns an error and changes nothing. The action of a game waiting for its reset is
     /// ignored (any number in range is accepted); under [`AutoReset::NextStep`] that game is reset.
+    #[doc(alias = "apply_actions")]
     pub fn step(
         &mut self,
         actions: &[u32],
