@@ -758,9 +758,7 @@ impl Batch {
     /// for a reset get 0. `out` must hold one entry per game, else [`BatchError::Length`] and
     /// nothing is written.
     pub fn random_actions(&self, seed: u64, out: &mut [u32]) -> Result<(), BatchError> {
-        check_len("actions output", out.len(), self.len())?;
-        lanes::random_actions(&self.games, seed, out);
-        Ok(())
+        lanes::random_actions(&self.games, seed, out)
     }
 
     /// Plays one action in every game and writes the rewards `[B, 2]` (Black, White; +1 win,

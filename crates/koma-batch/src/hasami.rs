@@ -523,9 +523,7 @@ impl HasamiBatch {
     /// A uniformly random legal action per game into `out` (`[B]`), drawn from `seed` and the
     /// game's index only. Games waiting for a reset get 0.
     pub fn random_actions(&self, seed: u64, out: &mut [u32]) -> Result<(), BatchError> {
-        check_len("actions output", out.len(), self.len())?;
-        lanes::random_actions(self.envs.as_slice(), seed, out);
-        Ok(())
+        lanes::random_actions(self.envs.as_slice(), seed, out)
     }
 
     /// Plays one action in every game (and the opponent's reply, if any) and writes the rewards

@@ -92,11 +92,15 @@ fn mark_legal<S: Lanes + ?Sized>(lanes: &S, i: usize, row: &mut [bool]) {
 }
 
 /// One uniformly random legal action per lane into `out`, drawn from `seed` and the lane's
-/// index (0 for an ended lane or one without moves).
-pub(crate) fn random_actions<S: Lanes + ?Sized>(lanes: &S, seed: u64, out: &mut [u32]) {
-    let n = out.len().min(lanes.lanes());
-    out[..n]
-        .par_iter_mut()
+/// index (0 for an ended lane or one without moves); `out` must hold one entry per lane, else
+/// [`BatchError::Length`] and nothing is written.
+pub(crate) fn random_actions<S: Lanes + ?Sized>(
+    lanes: &S,
+    seed: u64,
+    out: &mut [u32],
+) -> Result<(), BatchError> {
+    check_len("actions output", out.len(), lanes.lanes())?;
+    out.par_iter_mut()
         .enumerate()
         .with_min_len(CHUNK)
         .for_each(|(i, o)| {
@@ -108,6 +112,7 @@ pub(crate) fn random_actions<S: Lanes + ?Sized>(lanes: &S, seed: u64, out: &mut 
                 legal[rng.below(legal.len())].0 as u32
             };
         });
+    Ok(())
 }
 
 /// `Ok` if an array the caller gave has the length the batch needs.
