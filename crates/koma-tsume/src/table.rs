@@ -241,39 +241,61 @@ impl Table {
         weakest.map(|(i, _)| i)
     }
 
-    /// Doubles the table (up to its limit) and moves every entry to its window there, in the
-    /// old order; an entry whose new window is full replaces the weakest there if it is worth
-    /// more (rare below a quarter full).
+    /// Doubles the table (up to its limit) in place and moves every entry to its window there;
+    /// an entry whose new window is full replaces the weakest there if it is worth more (rare
+    /// below a quarter full). The vector is extended, not copied (a large `realloc` remaps its
+    /// pages), so the table never holds more than its new size: an old and a new table side by
+    /// side would have held 1.5 times the limit at the last doubling.
+    ///
+    /// The rehash walks the old slots downward. A home never moves down (the multiply-shift
+    /// home grows with the number of homes), so an entry whose new home is at or above its slot
+    /// lands in slots already walked; the few near the bottom whose new home is below their
+    /// slot wait in a side list and are placed last.
     #[cold]
     fn grow(&mut self) {
-        let n = (self.slots.len() * 2).min(self.max_slots);
-        let old = std::mem::replace(&mut self.slots, vec![[0u64; 4]; n]);
+        let old_len = self.slots.len();
+        let n = (old_len * 2).min(self.max_slots);
+        self.slots.reserve_exact(n - old_len);
+        self.slots.resize(n, [0; 4]);
         self.homes = n - WINDOW;
         self.used = 0;
-        for w in old {
+        let mut low = Vec::new();
+        for i in (0..old_len).rev() {
+            let w = std::mem::take(&mut self.slots[i]);
             if (w[3] >> 32) as u8 == EMPTY {
                 continue;
             }
-            let h = self.home(w[0]);
-            let mut weakest: Option<(usize, u64)> = None;
-            let mut placed = false;
-            for i in h..h + WINDOW {
-                if (self.slots[i][3] >> 32) as u8 == EMPTY {
-                    self.slots[i] = w;
-                    self.used += 1;
-                    placed = true;
-                    break;
-                }
-                let worth = value(&self.slots[i]);
-                if weakest.is_none_or(|(_, v)| worth < v) {
-                    weakest = Some((i, worth));
-                }
+            if self.home(w[0]) >= i {
+                self.place(w);
+            } else {
+                low.push(w);
             }
-            if let Some((i, v)) = weakest.filter(|_| !placed)
-                && value(&w) > v
-            {
+        }
+        for w in low {
+            self.place(w);
+        }
+    }
+
+    /// Puts entry `w` in an empty slot of its window, else over the weakest there if it is
+    /// worth more.
+    fn place(&mut self, w: [u64; 4]) {
+        let h = self.home(w[0]);
+        let mut weakest: Option<(usize, u64)> = None;
+        for i in h..h + WINDOW {
+            if (self.slots[i][3] >> 32) as u8 == EMPTY {
                 self.slots[i] = w;
+                self.used += 1;
+                return;
             }
+            let worth = value(&self.slots[i]);
+            if weakest.is_none_or(|(_, v)| worth < v) {
+                weakest = Some((i, worth));
+            }
+        }
+        if let Some((i, v)) = weakest
+            && value(&w) > v
+        {
+            self.slots[i] = w;
         }
     }
 
@@ -357,5 +379,22 @@ mod tests {
         }
         assert_eq!(t.slots.len(), t.max_slots);
         assert!(t.hashfull() <= 1000);
+    }
+
+    #[test]
+    fn a_last_growth_short_of_doubling_keeps_the_entries() {
+        // 3 MiB: 1 MiB, 2 MiB, then 3 MiB (one and a half times).
+        let mut t = Table::new(3 << 20);
+        let n = 30_000;
+        for i in 0..n {
+            t.store_proven(key(i), Hand::EMPTY, 3, 1);
+        }
+        assert_eq!(t.slots.len(), t.max_slots);
+        assert_eq!(t.slots.capacity(), t.max_slots);
+        let kept = (0..n)
+            .filter(|&i| t.probe(key(i), Hand::EMPTY, LEN_INF).proven == Some((3, Hand::EMPTY)))
+            .count() as u64;
+        assert!(kept * 100 >= n * 99, "kept {kept} of {n}");
+        assert_eq!(t.used as u64, kept);
     }
 }
