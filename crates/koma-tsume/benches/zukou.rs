@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo bench -p koma-tsume --bench zukou -- [--cap SECS] [--nodes N] [--hash MiB] [--any] [--only ID,ID]
-//!     [--off estimates,mate1,lazy,max_drops,tca,floors,tentative]
+//!     [--off estimates,mate1,lazy,max_drops,tca,floors,tentative,budgets]
 //! ```
 //!
 //! `--off` switches accelerators off, to measure each one (node counts are deterministic, so
@@ -77,6 +77,7 @@ fn main() {
                         "tca" => tuning.tca = false,
                         "floors" => tuning.floors = false,
                         "tentative" => tuning.tentative = false,
+                        "budgets" => tuning.budgets = false,
                         "none" => {}
                         other => panic!("unknown accelerator {other}"),
                     }

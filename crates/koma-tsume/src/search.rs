@@ -63,6 +63,10 @@ pub struct Tuning {
     /// A drop between the king and a distant checker is proven when the checker moved there
     /// is (tentative capture; shtsume's futile-interposition test, made exact by the table).
     pub tentative: bool,
+    /// An unknown entry searched at another length budget seeds a bounded search: its proof
+    /// number where it had more plies (fewer can only make the mate harder), its disproof number
+    /// where it had fewer.
+    pub budgets: bool,
 }
 
 impl Default for Tuning {
@@ -75,6 +79,7 @@ impl Default for Tuning {
             tca: true,
             floors: true,
             tentative: true,
+            budgets: true,
         }
     }
 }
@@ -616,7 +621,12 @@ impl<'w, 'a> Walker<'w, 'a> {
                             (c.pn, c.dn) = if b == child_budget {
                                 (pn, dn)
                             } else {
-                                initial(&self.pos)
+                                let (ipn, idn) = initial(&self.pos);
+                                match tuning.budgets {
+                                    true if b > child_budget => (ipn.max(pn), idn),
+                                    true => (ipn, idn.max(dn)),
+                                    false => (ipn, idn),
+                                }
                             };
                             old |= tuning.tca && d < depth;
                         }
