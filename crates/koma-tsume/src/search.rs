@@ -390,6 +390,13 @@ impl<'w, 'a> Walker<'w, 'a> {
         None
     }
 
+    /// Whether the child after `m` repeats a position of the path (or is an inferior copy of
+    /// one): lost for the attacker on this path.
+    pub(crate) fn child_repeats(&self, m: Move) -> bool {
+        let ck = keys::board_key_after(&self.pos, self.key(), m);
+        self.repeats(ck, self.hand_after(m)).is_some()
+    }
+
     /// The length bound of a proof of the child after `m` within `budget` plies, if the table
     /// holds one (and the child does not repeat the path).
     pub(crate) fn child_proof(&self, m: Move, budget: u16) -> Option<u16> {

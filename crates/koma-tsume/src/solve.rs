@@ -229,6 +229,15 @@ fn rewind(w: &mut Walker, line: &[Move]) {
 /// Proofs are taken at any length: one found by a bounded search for the composer's answer
 /// counts a useless interposition as no plies, so a line through one may be longer than that
 /// proof says (図巧19 and 33 once ended as "inconsistent" on it).
+///
+/// The table's proofs were found on other paths, and a proof that holds there may not hold on
+/// the walk's own line (graph-history interaction): the line's positions may be the very ones
+/// the proof's checks return to, and a repetition loses for the attacker. So the walk follows
+/// the table only as far as the line stays proven on its own path: a defence that repeats a
+/// position of the line, or that a search on the line's path does not prove mated, refutes the
+/// check before it on this path, and the walk backs up to the newest attacker node with another
+/// check to try ([`next_check`]). 図巧44 once ended "inconsistent" at ply 26, the king and a
+/// gold shuttling back to positions of the line.
 pub(crate) fn any_line(w: &mut Walker) -> Result<Vec<Move>, Halt> {
     let mut line = Vec::new();
     let r = walk_any(w, &mut line);
@@ -236,55 +245,136 @@ pub(crate) fn any_line(w: &mut Walker) -> Result<Vec<Move>, Halt> {
     r.map(|()| line)
 }
 
+/// The checks already tried at an attacker node of [`walk_any`]'s line.
+struct Tried {
+    /// The node's ply on the line (0: the walk's first position).
+    ply: usize,
+    /// Checks played from here whose line failed on the walk's path.
+    moves: Vec<Move>,
+    /// Whether [`shortest_child`] has been asked here.
+    probed: bool,
+}
+
+/// A defender node's step on [`walk_any`]'s line.
+enum Defence {
+    /// Mated: no legal evasion.
+    Mated,
+    /// The longest defence, every defence proven mated on the walk's path.
+    Play(Move),
+    /// A defence escapes on the walk's path: the check before does not mate here.
+    Escapes,
+}
+
 fn walk_any(w: &mut Walker, line: &mut Vec<Move>) -> Result<(), Halt> {
+    let mut tried: Vec<Tried> = Vec::new();
     loop {
-        let or = w.or_node();
-        let moves = order::moves(&w.pos, or);
-        if !or && moves.is_empty() {
-            return Ok(());
-        }
         if line.len() >= crate::MAX_PLY {
             return Err(Halt::Inconsistent);
         }
-        let mut chosen: Option<(Move, u16)> = None;
-        for &m in &moves {
-            let len = match w.child_proof(m, LEN_INF) {
-                Some(len) => Some(len),
-                None if !or => {
-                    let r = query(w, m, LEN_INF)?;
-                    if r.pn != 0 {
-                        return Err(Halt::Inconsistent);
-                    }
-                    Some(r.len)
-                }
-                None => None,
-            };
-            if let Some(len) = len {
-                let better = match chosen {
-                    None => true,
-                    Some((_, l)) => (or && len < l) || (!or && len > l),
-                };
-                if better {
-                    chosen = Some((m, len));
+        let next = if w.or_node() {
+            if tried.last().is_none_or(|t| t.ply != line.len()) {
+                tried.push(Tried {
+                    ply: line.len(),
+                    moves: Vec::new(),
+                    probed: false,
+                });
+            }
+            let at = tried.last_mut().ok_or(Halt::Inconsistent)?;
+            let m = next_check(w, at)?;
+            if m.is_none() {
+                // No check mates from here on this path: back up past this node too.
+                tried.pop();
+            }
+            m
+        } else {
+            match longest_proven_defence(w)? {
+                Defence::Mated => return Ok(()),
+                Defence::Play(m) => Some(m),
+                Defence::Escapes => None,
+            }
+        };
+        match next {
+            Some(m) => {
+                w.push(m);
+                line.push(m);
+            }
+            None => {
+                // Back to the newest attacker node with checks left to try; none left at the
+                // walk's first position would contradict the proof.
+                let ply = tried.last().ok_or(Halt::Inconsistent)?.ply;
+                while line.len() > ply {
+                    line.pop();
+                    w.pop();
                 }
             }
         }
-        if chosen.is_none() && or {
-            chosen = shortest_child(w, &moves)?;
-        }
-        if chosen.is_none() {
-            for &m in &moves {
-                let r = query(w, m, LEN_INF)?;
-                if r.pn == 0 {
-                    chosen = Some((m, r.len));
-                    break;
-                }
-            }
-        }
-        let (m, _) = chosen.ok_or(Halt::Inconsistent)?;
-        w.push(m);
-        line.push(m);
     }
+}
+
+/// The next check to try at an attacker node of [`walk_any`]'s line: among the checks not yet
+/// tried there and not repeating the line, the one the table proves shortest; else the one
+/// [`shortest_child`]'s bounded searches settle; else the first a search on the line's path
+/// proves. `None` if none is left.
+fn next_check(w: &mut Walker, at: &mut Tried) -> Result<Option<Move>, Halt> {
+    let moves: Vec<Move> = order::moves(&w.pos, true)
+        .into_iter()
+        .filter(|&m| !at.moves.contains(&m) && !w.child_repeats(m))
+        .collect();
+    let mut chosen: Option<(Move, u16)> = None;
+    for &m in &moves {
+        if let Some(len) = w.child_proof(m, LEN_INF)
+            && chosen.is_none_or(|(_, l)| len < l)
+        {
+            chosen = Some((m, len));
+        }
+    }
+    if chosen.is_none() && !at.probed {
+        at.probed = true;
+        chosen = shortest_child(w, &moves)?;
+    }
+    if chosen.is_none() {
+        for &m in &moves {
+            if query(w, m, LEN_INF)?.pn == 0 {
+                chosen = Some((m, 0));
+                break;
+            }
+            at.moves.push(m);
+        }
+    }
+    Ok(chosen.map(|(m, _)| {
+        at.moves.push(m);
+        m
+    }))
+}
+
+/// At a defender node of [`walk_any`]'s line: the defence whose proof is longest, each defence
+/// the table does not prove searched on the line's path; whether a defence escapes there (a
+/// return to a position of the line among them).
+fn longest_proven_defence(w: &mut Walker) -> Result<Defence, Halt> {
+    let moves = order::moves(&w.pos, false);
+    if moves.is_empty() {
+        return Ok(Defence::Mated);
+    }
+    let mut chosen: Option<(Move, u16)> = None;
+    for &m in &moves {
+        if w.child_repeats(m) {
+            return Ok(Defence::Escapes);
+        }
+        let len = match w.child_proof(m, LEN_INF) {
+            Some(len) => len,
+            None => {
+                let r = query(w, m, LEN_INF)?;
+                if r.pn != 0 {
+                    return Ok(Defence::Escapes);
+                }
+                r.len
+            }
+        };
+        if chosen.is_none_or(|(_, l)| len > l) {
+            chosen = Some((m, len));
+        }
+    }
+    chosen.map_or(Err(Halt::Inconsistent), |(m, _)| Ok(Defence::Play(m)))
 }
 
 /// The composer's answer: settles the exact mate length, then walks down choosing by the

@@ -267,6 +267,46 @@ fn fast_mode_walks_a_short_mate_without_a_chase() {
     }
 }
 
+/// 図巧44 after ten plies of its record (CC0): a line walk that trusts the table's proofs meets
+/// graph-history interaction. The bishop's chase ▲７三角 △２九玉 ▲２八金 △１九玉 ▲２七金 and
+/// the pawns it takes on the diagonal (△６四歩 ▲同角成 ... △３七歩 ▲同馬) reach X, the king on
+/// 1i, the gold on 2g, the horse on 3g. There △２九玉 ▲２八金 △１九玉 leaves the attacker one
+/// check that mates, ▲２七金, back to X: a repetition, lost for the attacker on this line. The
+/// table proves ▲２八金 all the same (by way of X, from a path without X on it), and mates on
+/// the board (▲２八馬) are not stored, so the old walk played ▲２八金 and ended "inconsistent".
+const LINE_REPEATS: &str = "9/9/9/5nSp1/8p/9/5N3/6Nkl/4+p1rN1 b BGrb3g3s3l15p 1";
+
+#[test]
+fn the_fast_line_does_not_rely_on_a_proof_that_repeats_its_own_positions() {
+    for hash in [1, 16] {
+        let a = answer(LINE_REPEATS, &opts().hash_mib(hash).mode(Mode::Any));
+        let mut pos = Position::from_sfen(LINE_REPEATS).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for (i, &m) in a.moves.iter().enumerate() {
+            assert!(pos.play(m), "hash {hash}: ply {} {m} legal", i + 1);
+            assert!(
+                i % 2 == 1 || pos.in_check(),
+                "hash {hash}: ply {} checks",
+                i + 1
+            );
+            let sfen = pos.to_sfen();
+            let (position, _number) = sfen.rsplit_once(' ').unwrap();
+            assert!(
+                seen.insert(position.to_string()),
+                "hash {hash}: ply {} repeats",
+                i + 1
+            );
+        }
+        assert!(pos.is_checkmate(), "hash {hash}: {:?}", a.moves);
+    }
+    // The composer's answer leaves the pawn interpositions out (無駄合).
+    let a = answer(LINE_REPEATS, &opts());
+    assert_eq!(
+        a.moves,
+        line("B*7c 2h3h 7c3g+ 3h2i G*2h 2i1i 2h3h 1i2i 3g2h")
+    );
+}
+
 /// 同手数なら駒余りのない方. ▲２一歩成 checks the king on 1a; △１二玉 and △同玉 both last three
 /// plies. After △１二玉, ▲２二角成 mates (the tokin on 2a guards the horse) with the gold left in
 /// hand; after △同玉, ▲１一金 mates (the bishop guards 1a through 2b, the tokin on 4b holds 3a

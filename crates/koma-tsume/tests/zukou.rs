@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use koma_core::{Move, Position};
-use koma_tsume::{Cancel, Options, Outcome, Verdict, solve};
+use koma_tsume::{Cancel, Mode, Options, Outcome, Verdict, solve};
 
 struct Problem {
     id: String,
@@ -114,12 +114,34 @@ fn subset_agrees_with_the_records() {
 #[test]
 #[ignore = "heavy: run in release"]
 fn the_answer_does_not_depend_on_the_hash_size() {
-    for id in ["zukou-002", "zukou-018"] {
+    for id in ["zukou-002", "zukou-018", "zukou-044"] {
         let p = problem(id);
         let small = composer(&p, 1);
         let large = composer(&p, 256);
         assert_eq!(small, large, "{id}");
     }
+}
+
+/// 図巧44 in the fast mode: the proof's line once ended "inconsistent" at ply 26, where the only
+/// mating check returns to a position of the line (graph-history interaction in the line walk;
+/// the same shape from ply 10 is a test in problems.rs). Its composer's answer is 15 plies, the
+/// record's length.
+#[test]
+#[ignore = "heavy: run in release"]
+fn zukou_044_fast_mode_ends_in_a_verified_mate() {
+    let p = problem("zukou-044");
+    let pos = Position::from_sfen(&p.sfen).unwrap();
+    for hash in [1, 64] {
+        let opts = Options::default()
+            .hash_mib(hash)
+            .mode(Mode::Any)
+            .time(Duration::from_secs(120));
+        match solve(&pos, &opts, &mut |_| {}, &Cancel::new()).outcome {
+            Outcome::Mate(a) => assert!(mates(&p.sfen, &a.moves), "hash {hash}: {:?}", a.moves),
+            other => panic!("hash {hash}: {other:?}"),
+        }
+    }
+    assert_eq!(composer(&p, 64).len(), 15);
 }
 
 /// The short endings of real problems checked as problems of their own: the position `plies`
