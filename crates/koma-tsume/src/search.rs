@@ -749,7 +749,8 @@ impl<'w, 'a> Walker<'w, 'a> {
     }
 
     /// The first look at a new attacker node (a child of this defender node): no check at all
-    /// is a disproof, a mate in one a proof; both are stored.
+    /// is a disproof, a mate in one a proof; both are stored. Otherwise its disproof number
+    /// grows by its number of checks less one (df-pn+), remembered with it.
     fn first_look(&mut self, c: &mut Child, budget: u16) {
         // The move is played on the board only, not put on the path: nothing below reads the
         // path, and a defender's move leaves the attacker's hand as it is.
@@ -779,6 +780,10 @@ impl<'w, 'a> Walker<'w, 'a> {
                 c.res_hand = h;
             }
         } else {
+            if self.sh.tuning.estimates {
+                // df-pn+: every check is a way on, so a node with many is harder to disprove.
+                c.dn = c.dn.saturating_add(checks.len() as u32 - 1);
+            }
             // Remembered, so the next expansion of the parent does not look again.
             self.sh
                 .tt
