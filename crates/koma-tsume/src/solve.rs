@@ -412,11 +412,13 @@ pub(crate) fn leftover_after(w: &Walker, line: &[Move]) -> Hand {
 
 /// The composer's answer by the leftover rules (docs/tsume.md) from a node mated in exactly
 /// `len` plies, `ply` being the ply of its next move: at an attacker node the first check in
-/// canonical order that mates in `len - 1`; at a defender node, among the defences that count
-/// taken longest first (canonical order among equals), the first whose line (by these rules)
-/// ends with the attacker's hand empty, else the first longest (駒余り). Only the lines that end
-/// with pieces left are searched again, so the cost falls on unsound problems; a limit stops it
-/// like any other step of the answer.
+/// canonical order that mates in `len - 1`; at a defender node, among the defences that count,
+/// the one whose line (by these rules) ends with the attacker's hand empty and is longest (the
+/// first in the order longest minimax length first, canonical among equals), else the first
+/// longest (駒余り). A line may be shorter than its minimax length where a longer defence below
+/// ends with pieces left (変長駒余り), so lines are compared by their own length. Only the lines
+/// that end with pieces left are searched again, so the cost falls on unsound problems; a limit
+/// stops it like any other step of the answer.
 fn preferred(w: &mut Walker, len: u16, ply: u32) -> Result<Vec<Move>, Halt> {
     w.sh.phase = Phase::Answer { ply };
     if w.or_node() {
@@ -433,21 +435,30 @@ fn preferred(w: &mut Walker, len: u16, ply: u32) -> Result<Vec<Move>, Halt> {
     if len < 2 {
         return Err(Halt::Inconsistent);
     }
-    let mut shorter = Vec::new();
+    // The longest line ending with an empty hand so far (the first in this order among equals),
+    // and the first longest defence's line, which ends with pieces left.
+    let mut best: Option<Vec<Move>> = None;
     let mut first = None;
+    let mut shorter = Vec::new();
     for &m in &defs {
         if len >= 3 && query(w, m, len - 3)?.dn != 0 {
             shorter.push(m);
             continue;
         }
         let line = line_after(w, m, len - 1, ply)?;
-        if leftover_after(w, &line).is_empty() {
+        if !leftover_after(w, &line).is_empty() {
+            first.get_or_insert(line);
+        } else if line.len() == len as usize {
+            // Nothing lasts longer: the minimax length, with nothing left.
             return Ok(line);
+        } else if best.as_ref().is_none_or(|b| line.len() > b.len()) {
+            // Shorter than its minimax length: a longer defence below it ends with pieces
+            // left (変長駒余り), so another defence here may resist longer with nothing left.
+            best = Some(line);
         }
-        first.get_or_insert(line);
     }
-    let first = first.ok_or(Halt::Inconsistent)?;
-    // 変長駒余り: every longest defence ends with pieces left; a shorter one without wins.
+    // 変長駒余り: no longest defence ends with nothing left at its full length; a shorter one
+    // may resist longer with nothing left.
     let mut rated = Vec::with_capacity(shorter.len());
     for m in shorter {
         w.push(m);
@@ -457,12 +468,17 @@ fn preferred(w: &mut Walker, len: u16, ply: u32) -> Result<Vec<Move>, Halt> {
     }
     rated.sort_by_key(|&(_, l)| std::cmp::Reverse(l));
     for (m, l) in rated {
+        if best.as_ref().is_some_and(|b| b.len() > l as usize) {
+            // This defence's line has at most l + 1 plies: it cannot resist longer.
+            break;
+        }
         let line = line_after(w, m, l, ply)?;
-        if leftover_after(w, &line).is_empty() {
-            return Ok(line);
+        if leftover_after(w, &line).is_empty() && best.as_ref().is_none_or(|b| line.len() > b.len())
+        {
+            best = Some(line);
         }
     }
-    Ok(first)
+    best.or(first).ok_or(Halt::Inconsistent)
 }
 
 /// `m` followed by the [`preferred`] line after it, mated in exactly `len` plies.

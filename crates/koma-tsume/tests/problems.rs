@@ -374,3 +374,26 @@ fn a_longer_defence_with_pieces_left_does_not_make_the_answer() {
     assert!(!longer[0].is_flaw());
     assert_eq!(c.verdict, Verdict::Sound, "{:?}", c.findings);
 }
+
+/// 変長駒余り below a defence shortens its line: defences are compared by their lines, not by
+/// their minimax lengths. 将棋図巧 第25番 after 28 plies (CC0, data/tsume/zukou.jsonl). After
+/// ▲３四金, △３二玉 and △４二玉 both last six more plies by minimax length. Below △３二玉 the
+/// six plies need an interposition on 4b (△４二歩 ▲３三金打 △３一玉 ▲４二龍), which leaves the pawn
+/// in hand, so its line by the rules is the mate in five (▲５二飛成 △３一玉 ▲３二金); △４二玉
+/// resists to the seventh ply with nothing left, and that is the answer. (koma answered the mate
+/// in five through △３二玉, the first in canonical order whose line ended with an empty hand.)
+const LONGER_LINE_WITHOUT_LEFTOVER: &str =
+    "7p1/1P1l5/3n1k3/+b3R4/2PP5/3G5/9/9/5+b3 b 2Grg4s3n3l14p 1";
+
+#[test]
+fn the_defence_whose_line_without_leftover_is_longest_makes_the_answer() {
+    let a = answer(LONGER_LINE_WITHOUT_LEFTOVER, &opts());
+    assert_eq!(a.moves, line("G*3d 4c4b 5d5c+ 4b3a 5c3c 3a4a G*4b"));
+    assert!(a.optimal && a.leftover.is_empty());
+    let a = answer(&flipped(LONGER_LINE_WITHOUT_LEFTOVER), &opts());
+    assert!(
+        a.len() == 7 && a.leftover.is_empty(),
+        "turned round: {:?}",
+        a.moves
+    );
+}
