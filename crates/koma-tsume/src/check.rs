@@ -92,6 +92,34 @@ impl Finding {
             Finding::AlternativeFinalMove { .. } | Finding::EqualDefence { .. } => false,
         }
     }
+
+    /// For an equal-length defence (変同) whose line is shorter than the answer's from its ply:
+    /// the defence's minimax length, the plies from it to the mate as the answer's defence
+    /// lasts, for an answer of `answer_len` plies. The defence lasts that long only through a
+    /// continuation that ends with pieces left (変長駒余り further down), which does not make
+    /// its line (rule 6 of docs/tsume.md), so the line stops sooner. `None` for other findings
+    /// and for a 変同 whose line is as long as the answer's.
+    ///
+    /// ```
+    /// use koma_core::Move;
+    /// use koma_tsume::Finding;
+    /// let line: Vec<Move> = ["4c3b", "5d5b+", "3b3a", "G*3b"]
+    ///     .iter()
+    ///     .map(|m| m.parse().unwrap())
+    ///     .collect();
+    /// let f = Finding::EqualDefence { ply: 2, line, leftover: Default::default() };
+    /// assert_eq!(f.minimax_beyond_line(7), Some(6)); // a 4-ply line of a 6-ply defence
+    /// assert_eq!(f.minimax_beyond_line(5), None);
+    /// ```
+    pub fn minimax_beyond_line(&self, answer_len: usize) -> Option<usize> {
+        match self {
+            Finding::EqualDefence { ply, line, .. } => {
+                let minimax = (answer_len + 1).checked_sub(*ply)?;
+                (line.len() < minimax).then_some(minimax)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// How an expected answer compares with the composer's answer.

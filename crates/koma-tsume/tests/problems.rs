@@ -397,3 +397,34 @@ fn the_defence_whose_line_without_leftover_is_longest_makes_the_answer() {
         a.moves
     );
 }
+
+/// The check reports △３二玉 of that position as 変同 (it lasts six plies by minimax length, as
+/// the answer's △４二玉 does) with its line by the rules, four plies: it says which, so a reader
+/// does not take the shorter line for an equal one. The other 変同 (plies 4 and 6) are full length.
+#[test]
+fn an_equal_defence_whose_line_is_shorter_says_its_minimax_length() {
+    let pos = Position::from_sfen(LONGER_LINE_WITHOUT_LEFTOVER).unwrap();
+    let c = check(&pos, &opts(), None, &mut |_| {}, &Cancel::new());
+    let n = c.answer.as_ref().map(|a| a.len()).unwrap();
+    assert_eq!(n, 7);
+    let equal: Vec<_> = c
+        .findings
+        .iter()
+        .filter(|f| matches!(f, Finding::EqualDefence { .. }))
+        .collect();
+    assert!(
+        equal.iter().any(|f| matches!(
+            f,
+            Finding::EqualDefence { ply: 2, line: l, leftover }
+                if *l == line("4c3b 5d5b+ 3b3a G*3b") && leftover.is_empty()
+        )),
+        "{equal:?}"
+    );
+    for f in &equal {
+        let Finding::EqualDefence { ply, line: l, .. } = f else {
+            unreachable!()
+        };
+        let expect = (*ply == 2 && l[0] == line("4c3b")[0]).then_some(6);
+        assert_eq!(f.minimax_beyond_line(n), expect, "{f:?}");
+    }
+}

@@ -457,11 +457,25 @@ fn check_text(out: &mut String, namer: &Namer, c: &Check) {
                 ply,
                 line,
                 leftover,
-            } => format!(
-                "ply {ply:<4} 変同 (equal-length defence, allowed): {} (leftover {})",
-                namer.line(*ply, line),
-                hand_text(*leftover)
-            ),
+            } => {
+                let how = c
+                    .answer
+                    .as_ref()
+                    .and_then(|a| f.minimax_beyond_line(a.len()))
+                    .map_or(String::new(), |minimax| {
+                        format!(
+                            "; {} by minimax length only through a continuation that ends \
+                             with pieces left, its line by the leftover rules {}",
+                            plies(minimax),
+                            plies(line.len())
+                        )
+                    });
+                format!(
+                    "ply {ply:<4} 変同 (equal-length defence, allowed{how}): {} (leftover {})",
+                    namer.line(*ply, line),
+                    hand_text(*leftover)
+                )
+            }
             Finding::LongerDefence {
                 ply,
                 line,
