@@ -16,8 +16,8 @@
 //!   result only at or above that depth; below it lives only in the parent's child list.
 //! - **Accelerators** (each switchable in [`Tuning`] for measurement): df-pn+ initial numbers,
 //!   mate-in-1 and no-check detection at new attacker nodes, lazy expansion of interpositions on
-//!   one square and of useless non-promotions, disproof numbers of similar long-range drops
-//!   counted once (double-count control), and threshold extension where a child was reached
+//!   one square and of useless non-promotions, disproof numbers of the attacker's drops counted
+//!   once (double-count control), and threshold extension where a child was reached
 //!   before at a shallower depth (TCA).
 
 use std::collections::HashMap;
@@ -54,7 +54,8 @@ pub struct Tuning {
     /// Interpositions on one square searched one after another; useless non-promotions after
     /// their promotion.
     pub lazy: bool,
-    /// Disproof numbers of long-range drops (lance, bishop, rook) counted once, by maximum.
+    /// Disproof numbers of the attacker's drops counted once, by maximum (a quarter of their
+    /// number added back): drops lead to similar positions, whose disproofs overlap.
     pub max_drops: bool,
     /// Threshold extension where a child was visited at a shallower depth before (TCA).
     pub tca: bool,
@@ -574,10 +575,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                 tpn: 1,
                 tdn: 1,
             };
-            if or
-                && tuning.max_drops
-                && let Some(PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook) = m.drop_kind()
-            {
+            if or && tuning.max_drops && m.is_drop() {
                 c.flags |= F_MAX;
             }
             if block.contains(m.to()) && m.from() != king {
@@ -1108,8 +1106,8 @@ impl<'w, 'a> Walker<'w, 'a> {
             }
         }
         if max > 0 && max < INF {
-            // Similar drops counted once would make the node look too easy: add a quarter of
-            // their number back.
+            // Drops counted once would make the node look too easy: add a quarter of their
+            // number back.
             max = max.saturating_add(maxed / 4);
         }
         let delta = sum.saturating_add(max).saturating_add(hidden as u32);
