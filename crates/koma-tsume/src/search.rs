@@ -412,17 +412,6 @@ impl<'w, 'a> Walker<'w, 'a> {
         }
     }
 
-    /// Whether the table holds a disproof without a bound of the child after `m`.
-    pub(crate) fn child_disproven(&self, m: Move) -> bool {
-        let ck = keys::board_key_after(&self.pos, self.key(), m);
-        let ch = self.hand_after(m);
-        self.sh
-            .tt
-            .probe(ck, ch, LEN_INF)
-            .disproven
-            .is_some_and(|(lo, _)| lo == LEN_INF)
-    }
-
     /// The defender's and attacker's hands here.
     fn both_hands(&self) -> (Hand, Hand) {
         (

@@ -108,7 +108,7 @@ pub(crate) fn prove_and_answer(w: &mut Walker, pos: &Position, composer: bool) -
     if !composer {
         return finish(pos, fallback, false);
     }
-    match composer_line(w, proof, not, &fallback) {
+    match composer_line(w, proof, not) {
         Ok(line) => finish(pos, line, true),
         Err(Halt::Stopped) => finish(pos, fallback, false),
         Err(Halt::Inconsistent) => Outcome::Unknown(UnknownReason::Inconsistent),
@@ -378,9 +378,10 @@ fn longest_proven_defence(w: &mut Walker) -> Result<Defence, Halt> {
 }
 
 /// The composer's answer: settles the exact mate length, then walks down choosing by the
-/// rules (docs/tsume.md).
-fn composer_line(w: &mut Walker, proof: Res, not: u16, line: &[Move]) -> Result<Vec<Move>, Halt> {
-    refute_alternatives(w, line)?;
+/// rules (docs/tsume.md). (Refuting the other checks along the proof's line with short
+/// unbounded searches first, for the bounded searches to find in the table, was measured a
+/// loss: docs/DECISIONS.md.)
+fn composer_line(w: &mut Walker, proof: Res, not: u16) -> Result<Vec<Move>, Halt> {
     let length = shortest(w, not, proof.len)?;
     composer_line_from(w, length)
 }
@@ -591,36 +592,6 @@ pub(crate) fn mates_within(w: &mut Walker, m: Move, budget: u16) -> Result<bool,
         }
     })();
     w.pop();
-    r
-}
-
-/// Refutes the other checks along `line` without a bound where a short unbounded search can:
-/// the exact-length searches then find those refutations in the table at every budget.
-fn refute_alternatives(w: &mut Walker, line: &[Move]) -> Result<(), Halt> {
-    let mut played = 0;
-    let r = (|| {
-        for &m in line {
-            if w.or_node() {
-                for c in order::moves(&w.pos, true) {
-                    if c == m || w.child_disproven(c) {
-                        continue;
-                    }
-                    w.push(c);
-                    let r = w.run_trial(LEN_INF, TRIAL_NODES);
-                    w.pop();
-                    if r.is_none() && w.sh.stopped() {
-                        return Err(Halt::Stopped);
-                    }
-                }
-            }
-            w.push(m);
-            played += 1;
-        }
-        Ok(())
-    })();
-    for _ in 0..played {
-        w.pop();
-    }
     r
 }
 
