@@ -161,6 +161,13 @@ pub fn tsume_check<'py>(
                 fd.set_item("ply", ply)?;
                 fd.set_item("line", usi(line))?;
                 fd.set_item("leftover", hand_letters(*leftover))?;
+                if let Some(n) = c
+                    .answer
+                    .as_ref()
+                    .and_then(|a| f.minimax_beyond_line(a.len()))
+                {
+                    fd.set_item("minimax_length", n)?;
+                }
             }
             Finding::Leftover { pieces } => {
                 fd.set_item("kind", "leftover")?;

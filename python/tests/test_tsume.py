@@ -32,6 +32,19 @@ def test_check_and_limits():
     assert r["outcome"] == "unknown" and r["reason"] == "nodes", r
 
 
+def test_equal_defence_with_a_shorter_line():
+    """将棋図巧25 after 28 plies: △３二玉 at ply 2 lasts the answer's 7 plies only through a
+    continuation ending with a pawn left, so its line is 4 plies and `minimax_length` says 6."""
+    sfen = "7p1/1P1l5/3n1k3/+b3R4/2PP5/3G5/9/9/5+b3 b 2Grg4s3n3l14p 1"
+    c = koma.tsume.check(sfen, None, hash_mib=16, time=120)
+    assert len(c["answer"]) == 7, c
+    equal = [f for f in c["findings"] if f["kind"] == "equal_defence"]
+    short = [f for f in equal if "minimax_length" in f]
+    assert [(f["ply"], f["line"][0], f["minimax_length"], len(f["line"])) for f in short] == [
+        (2, "4c3b", 6, 4)
+    ], equal
+
+
 def test_bad_input():
     with pytest.raises(koma.SfenError):
         koma.tsume.solve("9/9 b - 1")

@@ -157,9 +157,25 @@ fn finding_json(pos: &Position, answer: &[Move], f: &Finding) -> serde_json::Val
         }
         Finding::EqualDefence { ply, line, .. } => {
             let moves = names(&moves_view(&at(*ply), line));
-            json!({"kind": "equal_defence", "ply": ply, "flaw": flaw,
-                "text_en": format!("equal-length alternative (変同) at ply {ply}: {moves}"),
-                "text_ja": format!("{ply}手目に変同：{moves}")})
+            // As long as the answer by minimax length, but only through a continuation that
+            // ends with pieces left: its line by the leftover rules is shorter.
+            let minimax = f.minimax_beyond_line(answer.len());
+            let (en, ja) = minimax.map_or((String::new(), String::new()), |n| {
+                (
+                    format!(
+                        " ({n} plies by minimax length only through a continuation ending with \
+                         pieces left; its line by the leftover rules {} plies)",
+                        line.len()
+                    ),
+                    format!(
+                        "（最長{n}手は駒余りの変化のみ、駒余りなしの手順は{}手）",
+                        line.len()
+                    ),
+                )
+            });
+            json!({"kind": "equal_defence", "ply": ply, "flaw": flaw, "minimax_length": minimax,
+                "text_en": format!("equal-length alternative (変同) at ply {ply}: {moves}{en}"),
+                "text_ja": format!("{ply}手目に変同：{moves}{ja}")})
         }
         Finding::LongerDefence {
             ply,

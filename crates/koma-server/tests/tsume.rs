@@ -69,6 +69,47 @@ fn solve_and_check() {
     assert_eq!(j["result"]["outcome"], "nomate", "{j}");
 }
 
+/// 将棋図巧25 after 28 plies (CC0): △３二玉 at ply 2 lasts the answer's 7 plies only through a
+/// continuation that ends with a pawn left; its line by the leftover rules is 4 plies.
+const SHORT_LINE_EQUAL: &str = "7p1/1P1l5/3n1k3/+b3R4/2PP5/3G5/9/9/5+b3 b 2Grg4s3n3l14p 1";
+
+#[test]
+fn an_equal_defence_says_its_minimax_length_when_its_line_is_shorter() {
+    let s = server("tsume-equal");
+    let r = s.post(
+        "/api/tsume",
+        &json!({"sfen": SHORT_LINE_EQUAL, "mode": "check"}),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let j = s.wait_job(id(&r.json()), 300);
+    let res = &j["result"];
+    assert_eq!(res["length"], 7, "{j}");
+    let equal: Vec<&Value> = res["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "equal_defence")
+        .collect();
+    let short = equal
+        .iter()
+        .find(|f| f["minimax_length"] == 6)
+        .unwrap_or_else(|| panic!("no equal defence with a shorter line: {equal:?}"));
+    assert_eq!(short["ply"], 2);
+    assert!(
+        short["text_en"].as_str().unwrap().contains("4 plies"),
+        "{short}"
+    );
+    assert!(
+        short["text_ja"].as_str().unwrap().contains("最長6手"),
+        "{short}"
+    );
+    // The others last as long along their own lines: no minimax length to add.
+    assert!(
+        equal.iter().any(|f| f["minimax_length"].is_null()),
+        "{equal:?}"
+    );
+}
+
 #[test]
 fn bad_problems_are_refused_with_reasons() {
     let s = server("tsume-bad");

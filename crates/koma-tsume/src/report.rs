@@ -192,6 +192,11 @@ pub enum FindingData {
         line: Vec<String>,
         /// Pieces left at the end of that line (SFEN letters).
         leftover: String,
+        /// The defence's length by minimax, where it is longer than `line` (it lasts as long as
+        /// the answer only through a continuation that ends with pieces left:
+        /// [`Finding::minimax_beyond_line`]); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        minimax_length: Option<usize>,
     },
     /// [`Finding::LongerDefence`] (変長).
     LongerDefence {
@@ -320,7 +325,20 @@ impl Report {
         if let Verdict::Unknown(why) = check.verdict {
             r.reason = Some(why);
         }
-        r.findings = Some(check.findings.iter().map(FindingReport::from).collect());
+        let answer_len = check.answer.as_ref().map_or(0, |a| a.len());
+        r.findings = Some(
+            check
+                .findings
+                .iter()
+                .map(|f| {
+                    let mut fr = FindingReport::from(f);
+                    if let FindingData::EqualDefence { minimax_length, .. } = &mut fr.finding {
+                        *minimax_length = f.minimax_beyond_line(answer_len);
+                    }
+                    fr
+                })
+                .collect(),
+        );
         if let (Some(c), Some(e)) = (&check.expected, expected) {
             r.expected = Some(c.clone().into_report(e));
         }
@@ -372,6 +390,8 @@ impl Comparison {
     }
 }
 
+/// A finding on its own: an [`FindingData::EqualDefence`]'s `minimax_length` needs the answer's
+/// length and is left absent ([`Report::from_check`] fills it in).
 impl From<&Finding> for FindingReport {
     fn from(f: &Finding) -> FindingReport {
         let finding = match f {
@@ -392,6 +412,7 @@ impl From<&Finding> for FindingReport {
                 ply: *ply,
                 line: usi(line),
                 leftover: hand_letters(*leftover),
+                minimax_length: None,
             },
             Finding::LongerDefence {
                 ply,

@@ -4,7 +4,10 @@
 use std::time::Duration;
 
 use koma_core::{Move, Position};
-use koma_tsume::{Cancel, Finding, Mode, Options, Outcome, UnknownReason, Verdict, check, solve};
+use koma_tsume::{
+    Cancel, Finding, FindingData, Mode, Options, Outcome, ProblemId, Report, UnknownReason,
+    Verdict, check, solve,
+};
 
 fn mv(s: &str) -> Move {
     s.parse().unwrap()
@@ -427,4 +430,24 @@ fn an_equal_defence_whose_line_is_shorter_says_its_minimax_length() {
         let expect = (*ply == 2 && l[0] == line("4c3b")[0]).then_some(6);
         assert_eq!(f.minimax_beyond_line(n), expect, "{f:?}");
     }
+    // The report (`--json`, batch lines) carries it as `minimax_length`, on that one only.
+    let r = Report::from_check(ProblemId::Number(1), &pos, &c, None);
+    let minimax: Vec<Option<usize>> = r
+        .findings
+        .iter()
+        .flatten()
+        .filter_map(|f| match &f.finding {
+            FindingData::EqualDefence { minimax_length, .. } => Some(*minimax_length),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(minimax.len(), equal.len());
+    assert_eq!(
+        minimax.iter().filter(|m| m.is_some()).count(),
+        1,
+        "{minimax:?}"
+    );
+    assert!(minimax.contains(&Some(6)), "{minimax:?}");
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(json.contains(r#""minimax_length":6"#), "{json}");
 }
