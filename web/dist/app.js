@@ -713,6 +713,7 @@ async function mountHasami(root) {
     localStorage.setItem("koma-hasami-agent", agentSel.value);
     selected = null;
     status.dataset.state = "loading";
+    over.hidden = true;
     try {
       game = await request("POST", "/api/hasami/games", { agent: agentSel.value, human: colourSel.value });
       localStorage.setItem("koma-hasami-game", game.id);

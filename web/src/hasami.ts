@@ -195,6 +195,7 @@ export async function mountHasami(root: HTMLElement): Promise<void> {
     localStorage.setItem("koma-hasami-agent", agentSel.value);
     selected = null;
     status.dataset.state = "loading";
+    over.hidden = true; // the last game's banner goes at once, not when the new game arrives
     try {
       game = await request<GameView>("POST", "/api/hasami/games", { agent: agentSel.value, human: colourSel.value });
       localStorage.setItem("koma-hasami-game", game.id);

@@ -61,7 +61,9 @@ test("a whole game against random, by clicking", async () => {
 
   // Restart gives a fresh game.
   await page.click("#hasami-restart");
-  await page.waitForFunction(humanTurnOrOver);
+  // The new game, not the old one's banner: wait until it is our move in a game that is on.
+  await page.waitForFunction(() => document.querySelector("#hasami-status")?.dataset.state === "human");
+  assert.ok(!(await page.isVisible("#hasami-over")), "the last game's banner is gone");
   assert.equal(await page.textContent("#count-white"), "9");
   assert.deepEqual(page.errors, []);
 });
