@@ -284,6 +284,8 @@ pub(crate) struct Walker<'w, 'a> {
     /// Board key → 1 + index of the latest path position with that board.
     latest: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     kids: Vec<Child>,
+    /// The board keys of the children of the node being expanded.
+    child_keys: Vec<u64>,
     /// Whether bounded searches leave useless interpositions out of the length.
     composer: bool,
 }
@@ -298,6 +300,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             prev_same: Vec::with_capacity(256),
             latest: HashMap::default(),
             kids: Vec::with_capacity(256),
+            child_keys: Vec::with_capacity(256),
             composer,
         };
         let key = keys::board_key(&w.pos);
@@ -539,8 +542,16 @@ impl<'w, 'a> Walker<'w, 'a> {
         };
         let base = self.kids.len();
         let mut old = false;
+        // Every child's window is asked for at once, so its cache misses overlap instead of
+        // coming one after another in the loop below.
+        self.child_keys.clear();
         for &m in list.iter() {
             let ck = keys::board_key_after(&self.pos, key, m);
+            self.sh.tt.prefetch(ck);
+            self.child_keys.push(ck);
+        }
+        for (i, &m) in list.iter().enumerate() {
+            let ck = self.child_keys[i];
             let ch = self.hand_after(m);
             // The initial numbers, computed only where neither the path nor the table decides.
             let initial = |pos: &Position| {
