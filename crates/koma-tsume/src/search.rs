@@ -1514,8 +1514,10 @@ fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
         }
         (pn, dn)
     } else {
-        // An interposition the attacker can take for free is weak.
-        if defence + m.is_drop() as u32 > support {
+        // A move to a square the defender holds with more pieces than the attacker (a dropped
+        // piece counting as one of them) is a good defence; one the attacker can take for free
+        // is weak.
+        if defence < support {
             (2 * U, U)
         } else {
             (U, 2 * U)
