@@ -1512,6 +1512,10 @@ fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
         } else {
             pn += U;
         }
+        // A king with squares to flee to is harder to mate (GPS Shogi's liberty estimate).
+        if let Some(k) = pos.king(them) {
+            pn += U * liberties(pos, m, k, support);
+        }
         (pn, dn)
     } else {
         // A move to a square the defender holds with more pieces than the attacker (a dropped
@@ -1523,6 +1527,40 @@ fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
             (U, 2 * U)
         }
     }
+}
+
+/// The squares the defender's king could step to after the check `m`: next to it, free of
+/// its own pieces and not attacked (the checker's new square only if nothing else guards it;
+/// `support` counts the attacker's pieces on `to` with the moving or dropped one). An estimate:
+/// the moving piece's attacks from its old square still count, pins are not looked at.
+fn liberties(pos: &Position, m: Move, k: Square, support: u32) -> u32 {
+    let us = pos.side_to_move();
+    let to = m.to();
+    let kind = match (m.from(), m.drop_kind()) {
+        (_, Some(kind)) => kind,
+        (Some(f), None) => match pos.piece_at(f) {
+            Some(p) if m.is_promotion() => p.kind().promote().unwrap_or(p.kind()),
+            Some(p) => p.kind(),
+            None => return 0,
+        },
+        (None, None) => return 0,
+    };
+    let mut occ = pos.occupied().with(to).without(k);
+    if let Some(f) = m.from() {
+        occ = occ.without(f);
+    }
+    let covered = koma_core::attacks::attacks(us, kind, to, occ);
+    let sets = pos.attack_sets(us);
+    let mut n = 0;
+    for s in king_attacks(k) & !pos.pieces_of(us.flip()) & !covered {
+        let free = if s == to {
+            support <= 1
+        } else {
+            !sets.attacks(s, occ)
+        };
+        n += free as u32;
+    }
+    n
 }
 
 /// A static order among children with equal numbers, lower first: promotions and strong
