@@ -3,12 +3,11 @@
 use std::time::Duration;
 
 use koma_core::{Move, Position};
-use koma_tsume::{
-    Cancel, Finding, Mode, Options, Outcome, Status, Verdict, VerdictName, hand_letters,
-};
+use koma_tsume::{Cancel, Mode, Options, ProblemId, Report, Status, VerdictName};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBool, PyDict, PyList, PyString};
+use serde_json::Value;
 
 use crate::SfenError;
 
@@ -46,8 +45,33 @@ fn position(sfen: &str) -> PyResult<Position> {
     koma_core::usi::parse_position(sfen).map_err(|e| SfenError::new_err(e.to_string()))
 }
 
-fn usi(moves: &[Move]) -> Vec<String> {
-    moves.iter().map(Move::to_string).collect()
+/// JSON data (koma-tsume's report types, serialised) as Python objects: dicts, lists, str,
+/// int, float, bool, None.
+fn py_value<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any(),
+            (None, None) => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let l = PyList::empty(py);
+            for x in a {
+                l.append(py_value(py, x)?)?;
+            }
+            l.into_any()
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, py_value(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
 }
 
 /// Solves a mate problem (the side to move attacks). Returns a dict: `outcome` ('mate',
@@ -66,28 +90,26 @@ pub fn tsume_solve<'py>(
     let pos = position(sfen)?;
     let opts = options(time, nodes, hash_mib, any_mate)?;
     let sol = py.detach(|| koma_tsume::solve(&pos, &opts, &mut |_| {}, &Cancel::new()));
+    let r = Report::from_solution(ProblemId::Number(1), &pos, &sol, None);
     let d = PyDict::new(py);
-    match &sol.outcome {
-        Outcome::Mate(a) => {
-            d.set_item("outcome", Status::Mate.name())?;
-            d.set_item("moves", usi(&a.moves))?;
-            d.set_item("leftover", hand_letters(a.leftover))?;
-            d.set_item("optimal", a.optimal)?;
-        }
-        Outcome::NoMate => d.set_item("outcome", Status::NoMate.name())?,
-        Outcome::Unknown(r) => {
-            d.set_item("outcome", Status::Unknown.name())?;
-            d.set_item("reason", r.name())?;
-        }
+    d.set_item("outcome", r.status.name())?;
+    if r.status == Status::Mate {
+        d.set_item("moves", &r.moves)?;
+        d.set_item("leftover", &r.leftover)?;
+        d.set_item("optimal", r.optimal)?;
     }
-    d.set_item("nodes", sol.stats.nodes)?;
+    if let Some(why) = r.reason {
+        d.set_item("reason", why.name())?;
+    }
+    d.set_item("nodes", r.nodes)?;
     d.set_item("seconds", sol.stats.elapsed.as_secs_f64())?;
     Ok(d)
 }
 
 /// Checks a mate problem by the rules of tsume. Returns a dict: `verdict` ('sound', 'flawed',
 /// 'nomate', 'unknown'), `answer` (USI moves or None), `findings` (dicts with `kind`:
-/// alternative_mate, alternative_final_move, equal_defence, longer_defence, leftover), and with
+/// alternative_mate, alternative_final_move, equal_defence, longer_defence, leftover; the
+/// fields of koma-tsume's `FindingReport`, as in `koma tsume --check --json`), and with
 /// `expected` (USI moves) `agrees` and `first_difference` (ply, expected, answer).
 #[pyfunction]
 #[pyo3(signature = (sfen, expected=None, *, time=None, nodes=None, hash_mib=None))]
@@ -120,78 +142,27 @@ pub fn tsume_check<'py>(
             &Cancel::new(),
         )
     });
+    let r = Report::from_check(ProblemId::Number(1), &pos, &c, expected.as_deref());
     let d = PyDict::new(py);
-    if let Verdict::Unknown(r) = c.verdict {
-        d.set_item("reason", r.name())?;
+    if let Some(why) = r.reason {
+        d.set_item("reason", why.name())?;
     }
-    d.set_item("verdict", VerdictName::of(&c.verdict).name())?;
-    d.set_item("answer", c.answer.as_ref().map(|a| usi(&a.moves)))?;
-    let findings = PyList::empty(py);
-    for f in &c.findings {
-        let fd = PyDict::new(py);
-        fd.set_item("flaw", f.is_flaw())?;
-        match f {
-            Finding::AlternativeMate { ply, mv, within } => {
-                fd.set_item("kind", "alternative_mate")?;
-                fd.set_item("ply", ply)?;
-                fd.set_item("move", mv.to_string())?;
-                fd.set_item("within", within)?;
-            }
-            Finding::AlternativeFinalMove { ply, mv } => {
-                fd.set_item("kind", "alternative_final_move")?;
-                fd.set_item("ply", ply)?;
-                fd.set_item("move", mv.to_string())?;
-            }
-            Finding::EqualDefence {
-                ply,
-                line,
-                leftover,
-            }
-            | Finding::LongerDefence {
-                ply,
-                line,
-                leftover,
-            } => {
-                let kind = if matches!(f, Finding::EqualDefence { .. }) {
-                    "equal_defence"
-                } else {
-                    "longer_defence"
-                };
-                fd.set_item("kind", kind)?;
-                fd.set_item("ply", ply)?;
-                fd.set_item("line", usi(line))?;
-                fd.set_item("leftover", hand_letters(*leftover))?;
-                if let Some(n) = c
-                    .answer
-                    .as_ref()
-                    .and_then(|a| f.minimax_beyond_line(a.len()))
-                {
-                    fd.set_item("minimax_length", n)?;
-                }
-            }
-            Finding::Leftover { pieces } => {
-                fd.set_item("kind", "leftover")?;
-                fd.set_item("pieces", hand_letters(*pieces))?;
-            }
-        }
-        findings.append(fd)?;
-    }
-    d.set_item("findings", findings)?;
-    if let Some(cmp) = &c.expected {
+    d.set_item("verdict", r.verdict.map(VerdictName::name))?;
+    d.set_item("answer", r.length.map(|_| &r.moves))?;
+    let findings = serde_json::to_value(r.findings.as_deref().unwrap_or_default())
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    d.set_item("findings", py_value(py, &findings)?)?;
+    if let Some(cmp) = &r.expected {
         d.set_item("agrees", cmp.agrees)?;
         d.set_item("expected_mates", cmp.expected_mates)?;
         d.set_item(
             "first_difference",
-            cmp.first_difference.map(|x| {
-                (
-                    x.ply,
-                    x.expected.map(|m| m.to_string()),
-                    x.answer.map(|m| m.to_string()),
-                )
-            }),
+            cmp.first_difference
+                .as_ref()
+                .map(|x| (x.ply, x.expected.clone(), x.answer.clone())),
         )?;
     }
-    d.set_item("nodes", c.stats.nodes)?;
+    d.set_item("nodes", r.nodes)?;
     d.set_item("seconds", c.stats.elapsed.as_secs_f64())?;
     Ok(d)
 }

@@ -1,6 +1,8 @@
 """koma.tsume: the solver and the problem check from Python, on problems with known answers."""
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -43,6 +45,31 @@ def test_equal_defence_with_a_shorter_line():
     assert [(f["ply"], f["line"][0], f["minimax_length"], len(f["line"])) for f in short] == [
         (2, "4c3b", 6, 4)
     ], equal
+
+
+def koma_bin() -> str:
+    """The koma binary: $KOMA_BIN (scripts/test sets it), else the workspace's release build.
+    Missing, it is an error: build it with `cargo build --release -p koma`."""
+    path = os.environ.get("KOMA_BIN") or str(Path(__file__).resolve().parents[2] / "target" / "release" / "koma")
+    assert Path(path).is_file(), f"no koma binary at {path}: cargo build --release -p koma, or set KOMA_BIN"
+    return path
+
+
+def test_check_dicts_are_the_cli_json_findings():
+    """One mapping: the Python dict's findings, answer and verdict are those of `koma tsume
+    --check --json` (koma-tsume's report) on the same problem (将棋図巧25 after 28 plies)."""
+    sfen = "7p1/1P1l5/3n1k3/+b3R4/2PP5/3G5/9/9/5+b3 b 2Grg4s3n3l14p 1"
+    c = koma.tsume.check(sfen, None, hash_mib=16, time=120)
+    out = subprocess.run(
+        [koma_bin(), "tsume", "--check", "--json", "--hash", "16", sfen],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    cli = json.loads(out.stdout)
+    assert (c["verdict"], c["answer"]) == (cli["verdict"], cli["moves"]), out.stderr
+    assert c["findings"] == cli["findings"]
+    assert {f["kind"] for f in c["findings"]} >= {"equal_defence"}, c
 
 
 def test_bad_input():

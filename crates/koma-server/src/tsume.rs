@@ -6,8 +6,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use koma_core::{Move, Position};
 use koma_tsume::{
-    Cancel, Check, Finding, Options, Outcome, Phase, Progress, Solution, Status, Verdict,
-    VerdictName, hand_letters,
+    Cancel, Check, Finding, FindingReport, Options, Outcome, Phase, Progress, Solution, Status,
+    Verdict, VerdictName, hand_letters,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::jobs::{JobCtx, JobError, JobKind, JobOutcome, JobView};
-use crate::record::{PlayedMove, moves_view};
+use crate::record::moves_view;
 use crate::request::{ApiJson, Session, submit, time_limit};
 use crate::{AppState, Limits};
 
@@ -129,79 +129,30 @@ fn after(pos: &Position, line: &[Move], n: usize) -> Position {
     p
 }
 
-fn names(views: &[PlayedMove]) -> String {
-    views
-        .iter()
-        .map(|m| m.name.as_str())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// A finding for the page: koma-tsume's [`FindingReport`] (kind, ply, whether it is a flaw, its
+/// moves in USI) with its sentence in English and in Japanese, the moves named.
+#[derive(Serialize)]
+struct FindingView {
+    #[serde(flatten)]
+    report: FindingReport,
+    text_en: String,
+    text_ja: String,
 }
 
-/// A finding for the page: its kind, ply, whether it is a flaw, and a sentence in English and
-/// in Japanese with the moves named.
-fn finding_json(pos: &Position, answer: &[Move], f: &Finding) -> serde_json::Value {
-    let at = |ply: usize| after(pos, answer, ply - 1);
-    let flaw = f.is_flaw();
-    match f {
-        Finding::AlternativeMate { ply, mv, within } => {
-            let name = names(&moves_view(&at(*ply), &[*mv]));
-            json!({"kind": "alternative_mate", "ply": ply, "flaw": flaw,
-                "text_en": format!("alternative mate at ply {ply}: {name} (mates within {within})"),
-                "text_ja": format!("{ply}手目に余詰：{name}（{within}手以内）")})
-        }
-        Finding::AlternativeFinalMove { ply, mv } => {
-            let name = names(&moves_view(&at(*ply), &[*mv]));
-            json!({"kind": "alternative_final_move", "ply": ply, "flaw": flaw,
-                "text_en": format!("another mating move at the last ply {ply}: {name} (allowed by custom)"),
-                "text_ja": format!("最終手余詰（{ply}手目）：{name}（許容）")})
-        }
-        Finding::EqualDefence { ply, line, .. } => {
-            let moves = names(&moves_view(&at(*ply), line));
-            // As long as the answer by minimax length, but only through a continuation that
-            // ends with pieces left: its line by the leftover rules is shorter.
-            let minimax = f.minimax_beyond_line(answer.len());
-            let (en, ja) = minimax.map_or((String::new(), String::new()), |n| {
-                (
-                    format!(
-                        " ({n} plies by minimax length only through a continuation ending with \
-                         pieces left; its line by the leftover rules {} plies)",
-                        line.len()
-                    ),
-                    format!(
-                        "（最長{n}手は駒余りの変化のみ、駒余りなしの手順は{}手）",
-                        line.len()
-                    ),
-                )
-            });
-            json!({"kind": "equal_defence", "ply": ply, "flaw": flaw, "minimax_length": minimax,
-                "text_en": format!("equal-length alternative (変同) at ply {ply}: {moves}{en}"),
-                "text_ja": format!("{ply}手目に変同：{moves}{ja}")})
-        }
-        Finding::LongerDefence {
-            ply,
-            line,
-            leftover,
-        } => {
-            let moves = names(&moves_view(&at(*ply), line));
-            let (en, ja) = if leftover.is_empty() {
-                ("longer defence (変長)".to_string(), "変長".to_string())
-            } else {
-                let h = hand_letters(*leftover);
-                (
-                    format!("longer defence ending with pieces left over ({h}; allowed)"),
-                    format!("変長駒余り（{h}、許容）"),
-                )
-            };
-            json!({"kind": "longer_defence", "ply": ply, "flaw": flaw,
-                "text_en": format!("{en} at ply {ply}: {moves}"),
-                "text_ja": format!("{ply}手目に{ja}：{moves}")})
-        }
-        Finding::Leftover { pieces } => {
-            let h = hand_letters(*pieces);
-            json!({"kind": "leftover", "ply": answer.len(), "flaw": flaw,
-                "text_en": format!("pieces left over at the end: {h}"),
-                "text_ja": format!("駒余り：{h}")})
-        }
+fn finding_view(pos: &Position, answer: &[Move], f: &Finding) -> FindingView {
+    let n = answer.len();
+    let text = f.describe(n, &mut |ply, line| {
+        moves_view(&after(pos, answer, ply - 1), line)
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    let ply = f.ply(n);
+    FindingView {
+        report: FindingReport::new(f, n),
+        text_en: format!("ply {ply}: {}", text.en),
+        text_ja: format!("{ply}手目：{}", text.ja),
     }
 }
 
@@ -231,7 +182,7 @@ fn check_json(pos: &Position, c: &Check) -> serde_json::Value {
     let mut v = json!({
         "outcome": Status::of_verdict(&c.verdict).name(),
         "verdict": VerdictName::of(&c.verdict).name(),
-        "findings": c.findings.iter().map(|f| finding_json(pos, answer, f)).collect::<Vec<_>>(),
+        "findings": c.findings.iter().map(|f| finding_view(pos, answer, f)).collect::<Vec<_>>(),
         "nodes": c.stats.nodes,
         "elapsed_secs": c.stats.elapsed.as_secs_f64(),
     });

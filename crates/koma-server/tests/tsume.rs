@@ -110,6 +110,39 @@ fn an_equal_defence_says_its_minimax_length_when_its_line_is_shorter() {
     );
 }
 
+/// The API's findings are koma-tsume's `FindingReport`s (what `koma tsume --check --json` and
+/// the Python dicts carry) plus their sentences: the same check through the library gives the
+/// same fields.
+#[test]
+fn the_findings_are_the_librarys_reports_with_sentences() {
+    let s = server("tsume-same");
+    let r = s.post(
+        "/api/tsume",
+        &json!({"sfen": SHORT_LINE_EQUAL, "mode": "check"}),
+    );
+    let j = s.wait_job(id(&r.json()), 300);
+    let mut api = j["result"]["findings"].clone();
+    for f in api.as_array_mut().unwrap() {
+        let f = f.as_object_mut().unwrap();
+        assert!(
+            f.remove("text_en").is_some() && f.remove("text_ja").is_some(),
+            "{f:?}"
+        );
+    }
+    let pos = koma_core::Position::from_sfen(SHORT_LINE_EQUAL).unwrap();
+    let options = koma_tsume::Options::default().hash_mib(16);
+    let c = koma_tsume::check(
+        &pos,
+        &options,
+        None,
+        &mut |_| {},
+        &koma_tsume::Cancel::new(),
+    );
+    let lib = koma_tsume::Report::from_check(koma_tsume::ProblemId::Number(1), &pos, &c, None);
+    assert_eq!(api, serde_json::to_value(lib.findings.unwrap()).unwrap());
+    assert!(api.as_array().unwrap().len() >= 2, "{api}");
+}
+
 #[test]
 fn bad_problems_are_refused_with_reasons() {
     let s = server("tsume-bad");

@@ -2,6 +2,7 @@
 
 use koma_core::{Hand, Move, Position};
 
+use crate::report::hand_text;
 use crate::search::{Shared, Walker};
 use crate::solve::{self, Halt, defences, leftover_after, query};
 use crate::table::LEN_INF;
@@ -119,6 +120,141 @@ impl Finding {
             }
             _ => None,
         }
+    }
+
+    /// The ply the finding is at, for an answer of `answer_len` plies: leftover pieces are at
+    /// the answer's last ply.
+    pub fn ply(&self, answer_len: usize) -> usize {
+        match self {
+            Finding::AlternativeMate { ply, .. }
+            | Finding::AlternativeFinalMove { ply, .. }
+            | Finding::EqualDefence { ply, .. }
+            | Finding::LongerDefence { ply, .. } => *ply,
+            Finding::Leftover { .. } => answer_len,
+        }
+    }
+
+    /// The finding in words, in English and in Japanese, for an answer of `answer_len` plies:
+    /// what it is (with its Japanese term), the moves, and why it is allowed where custom allows
+    /// it. The ply is left to the caller's layout ([`Finding::ply`]). `name(ply, moves)` names
+    /// `moves` played from before ply `ply` of the answer: the CLI and the workbench write them
+    /// in Japanese notation (koma-record's, which this crate does not depend on).
+    ///
+    /// ```
+    /// use koma_core::Move;
+    /// use koma_tsume::Finding;
+    /// let mv: Move = "R*3a".parse().unwrap();
+    /// let f = Finding::AlternativeMate { ply: 1, mv, within: 5 };
+    /// let d = f.describe(3, &mut |ply, moves| format!("{ply}:{}", moves[0]));
+    /// assert_eq!(d.en, "余詰 (alternative mate): 1:R*3a also mates, within 5 plies");
+    /// assert_eq!(d.ja, "余詰：1:R*3a（5手以内）");
+    /// ```
+    pub fn describe(
+        &self,
+        answer_len: usize,
+        name: &mut dyn FnMut(usize, &[Move]) -> String,
+    ) -> Description {
+        let (en, ja) = match self {
+            Finding::AlternativeMate { ply, mv, within } => {
+                let m = name(*ply, &[*mv]);
+                (
+                    format!(
+                        "余詰 (alternative mate): {m} also mates, within {}",
+                        plies(*within as usize)
+                    ),
+                    format!("余詰：{m}（{within}手以内）"),
+                )
+            }
+            Finding::AlternativeFinalMove { ply, mv } => {
+                let m = name(*ply, &[*mv]);
+                (
+                    format!("最終手余詰 (alternative final move, allowed): {m} also mates"),
+                    format!("最終手余詰（許容）：{m}"),
+                )
+            }
+            Finding::EqualDefence {
+                ply,
+                line,
+                leftover,
+            } => {
+                let moves = name(*ply, line);
+                // As long as the answer by minimax length, but only through a continuation
+                // that ends with pieces left: its line by the leftover rules is shorter.
+                let (how, how_ja) = self.minimax_beyond_line(answer_len).map_or_else(
+                    || (String::new(), String::new()),
+                    |n| {
+                        (
+                            format!(
+                                "; {} by minimax length only through a continuation that ends \
+                                 with pieces left, its line by the leftover rules {}",
+                                plies(n),
+                                plies(line.len())
+                            ),
+                            format!(
+                                "（最長{n}手は駒余りの変化のみ、駒余りなしの手順は{}手）",
+                                line.len()
+                            ),
+                        )
+                    },
+                );
+                (
+                    format!(
+                        "変同 (equal-length defence, allowed{how}): {moves} (leftover {})",
+                        hand_text(*leftover)
+                    ),
+                    format!("変同：{moves}{how_ja}"),
+                )
+            }
+            Finding::LongerDefence {
+                ply,
+                line,
+                leftover,
+            } => {
+                let moves = name(*ply, line);
+                let (allowed, term) = if leftover.is_empty() {
+                    ("", "変長".to_owned())
+                } else {
+                    (
+                        ", allowed as 変長駒余り",
+                        format!("変長駒余り（{}、許容）", hand_text(*leftover)),
+                    )
+                };
+                (
+                    format!(
+                        "変長 (longer defence{allowed}): {moves} (leftover {})",
+                        hand_text(*leftover)
+                    ),
+                    format!("{term}：{moves}"),
+                )
+            }
+            Finding::Leftover { pieces } => (
+                format!("駒余り (pieces left over): {}", hand_text(*pieces)),
+                format!("駒余り：{}", hand_text(*pieces)),
+            ),
+        };
+        Description { en, ja }
+    }
+}
+
+/// A [`Finding`] in words ([`Finding::describe`]): one sentence in English (with the Japanese
+/// term) and one in Japanese, the moves named by the caller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Description {
+    /// The sentence in English.
+    pub en: String,
+    /// The sentence in Japanese.
+    pub ja: String,
+}
+
+/// `1 ply`, `n plies`.
+///
+/// ```
+/// assert_eq!((koma_tsume::plies(1), koma_tsume::plies(3)), ("1 ply".to_string(), "3 plies".to_string()));
+/// ```
+pub fn plies(n: usize) -> String {
+    match n {
+        1 => "1 ply".to_owned(),
+        n => format!("{n} plies"),
     }
 }
 

@@ -44,13 +44,13 @@ mod solve;
 mod table;
 mod verify;
 
-pub use check::{Check, Comparison, Difference, Finding, Verdict};
+pub use check::{Check, Comparison, Description, Difference, Finding, Verdict, plies};
 pub use options::{Cancel, DEFAULT_HASH_MIB, Limits, Mode, Options};
 pub use outcome::{Answer, Outcome, Phase, Progress, Solution, Stats, UnknownReason, Variation};
 pub use problem::{EXCERPT_CHARS, Problem, ProblemError, ProblemErrorKind, ProblemId};
 pub use report::{
     ComparisonReport, DifferenceReport, ErrorReport, FindingData, FindingReport, Report, Status,
-    Summary, VerdictName, hand_letters,
+    Summary, VerdictName, hand_letters, hand_text,
 };
 pub use search::{MAX_PLY, Tuning};
 

@@ -3,7 +3,7 @@
 //! USI strings and hands as SFEN letters. [`ErrorReport`] stands for a problem line that could
 //! not be read, and [`Summary`] adds reports up.
 
-use koma_core::{Hand, Move, Position};
+use koma_core::{Hand, Move, PieceKind, Position};
 use serde::{Deserialize, Serialize};
 
 use crate::{
@@ -209,6 +209,9 @@ pub enum FindingData {
     },
     /// [`Finding::Leftover`] (駒余り).
     Leftover {
+        /// The answer's last ply (0 in results written before it was recorded).
+        #[serde(default)]
+        ply: usize,
         /// The pieces (SFEN letters).
         pieces: String,
     },
@@ -278,6 +281,30 @@ pub fn hand_letters(hand: Hand) -> String {
     }
 }
 
+/// A hand for people: its pieces in Japanese with the SFEN letters, `金 歩2 (G2P)`; `none` when
+/// empty.
+///
+/// ```
+/// use koma_core::{Hand, PieceKind};
+/// let h = Hand::EMPTY.with_count(PieceKind::Pawn, 2).unwrap().with_count(PieceKind::Gold, 1).unwrap();
+/// assert_eq!(koma_tsume::hand_text(h), "金 歩2 (G2P)");
+/// assert_eq!(koma_tsume::hand_text(Hand::EMPTY), "none");
+/// ```
+pub fn hand_text(hand: Hand) -> String {
+    if hand.is_empty() {
+        return "none".to_owned();
+    }
+    let names: Vec<String> = PieceKind::HAND_WRITING_ORDER
+        .iter()
+        .filter(|&&k| hand.has(k))
+        .map(|&k| match hand.count(k) {
+            1 => k.kanji().to_owned(),
+            n => format!("{}{n}", k.kanji()),
+        })
+        .collect();
+    format!("{} ({})", names.join(" "), hand_letters(hand))
+}
+
 fn usi(moves: &[Move]) -> Vec<String> {
     moves.iter().map(Move::to_string).collect()
 }
@@ -330,13 +357,7 @@ impl Report {
             check
                 .findings
                 .iter()
-                .map(|f| {
-                    let mut fr = FindingReport::from(f);
-                    if let FindingData::EqualDefence { minimax_length, .. } = &mut fr.finding {
-                        *minimax_length = f.minimax_beyond_line(answer_len);
-                    }
-                    fr
-                })
+                .map(|f| FindingReport::new(f, answer_len))
                 .collect(),
         );
         if let (Some(c), Some(e)) = (&check.expected, expected) {
@@ -390,11 +411,11 @@ impl Comparison {
     }
 }
 
-/// A finding on its own: an [`FindingData::EqualDefence`]'s `minimax_length` needs the answer's
-/// length and is left absent ([`Report::from_check`] fills it in).
-impl From<&Finding> for FindingReport {
-    fn from(f: &Finding) -> FindingReport {
-        let finding = match f {
+impl FindingReport {
+    /// The report of `finding` along an answer of `answer_len` plies (an equal defence's
+    /// `minimax_length` and the leftover's ply depend on it).
+    pub fn new(finding: &Finding, answer_len: usize) -> FindingReport {
+        let data = match finding {
             Finding::AlternativeMate { ply, mv, within } => FindingData::AlternativeMate {
                 ply: *ply,
                 mv: mv.to_string(),
@@ -412,7 +433,7 @@ impl From<&Finding> for FindingReport {
                 ply: *ply,
                 line: usi(line),
                 leftover: hand_letters(*leftover),
-                minimax_length: None,
+                minimax_length: finding.minimax_beyond_line(answer_len),
             },
             Finding::LongerDefence {
                 ply,
@@ -424,12 +445,13 @@ impl From<&Finding> for FindingReport {
                 leftover: hand_letters(*leftover),
             },
             Finding::Leftover { pieces } => FindingData::Leftover {
+                ply: finding.ply(answer_len),
                 pieces: hand_letters(*pieces),
             },
         };
         FindingReport {
-            finding,
-            flaw: f.is_flaw(),
+            finding: data,
+            flaw: finding.is_flaw(),
         }
     }
 }
@@ -586,7 +608,7 @@ mod tests {
             r#""status":"mate","length":1,"moves":["G*5b"],"leftover":"P","optimal":true"#,
             r#""nodes":10,"ms":1500,"nps":6,"hash_mib":16,"hashfull":3,"verdict":"flawed""#,
             r#"{"kind":"alternative_final_move","ply":1,"move":"G*4b","flaw":false}"#,
-            r#"{"kind":"leftover","pieces":"P","flaw":true}"#,
+            r#"{"kind":"leftover","ply":1,"pieces":"P","flaw":true}"#,
             r#""expected":{"agrees":false,"expected_mates":false,"expected_length":2,"first_difference":{"ply":2,"expected":"5a5b","answer":null}}"#,
         ] {
             assert!(json.contains(part), "{part} not in {json}");

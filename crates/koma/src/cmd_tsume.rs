@@ -13,14 +13,15 @@ use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use koma_core::{Hand, Move, PieceKind, Position, STARTPOS_SFEN};
+use koma_core::{Move, Position, STARTPOS_SFEN};
 use koma_record::encoding::Encoding;
 use koma_record::input::{Options as ReadOptions, Records};
 use koma_record::output::RecordWriter;
 use koma_record::{EndKind, Format, GameEnd, Record, japanese};
 use koma_tsume::{
     Answer, Cancel, Check, Comparison, DEFAULT_HASH_MIB, Finding, Mode, Options, Outcome, Phase,
-    ProblemId, Progress, Report, Solution, Stats, UnknownReason, Verdict, check, solve,
+    ProblemId, Progress, Report, Solution, Stats, UnknownReason, Verdict, check, hand_text, plies,
+    solve,
 };
 
 use crate::CliError;
@@ -329,35 +330,12 @@ impl Namer<'_> {
     }
 }
 
-fn plies(n: usize) -> String {
-    match n {
-        1 => "1 ply".to_owned(),
-        n => format!("{n} plies"),
-    }
-}
-
 fn usi_line(moves: &[Move]) -> String {
     moves
         .iter()
         .map(Move::to_string)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// A hand in Japanese with its SFEN letters: `金 歩2 (G2P)`; `none` when empty.
-fn hand_text(hand: Hand) -> String {
-    if hand.is_empty() {
-        return "none".to_owned();
-    }
-    let names: Vec<String> = PieceKind::HAND_WRITING_ORDER
-        .iter()
-        .filter(|&&k| hand.has(k))
-        .map(|&k| match hand.count(k) {
-            1 => k.kanji().to_owned(),
-            n => format!("{}{n}", k.kanji()),
-        })
-        .collect();
-    format!("{} ({})", names.join(" "), koma_tsume::hand_letters(hand))
 }
 
 /// Why a solve stopped, for people, with the option that helps where one does.
@@ -442,61 +420,16 @@ fn check_text(out: &mut String, namer: &Namer, c: &Check) {
         Verdict::Unknown(why) => format!("unknown: {}", reason_text(why)),
     };
     out.push_str(&format!("verdict   {verdict}\n"));
+    let answer_len = c.answer.as_ref().map_or(0, Answer::len);
     for f in &c.findings {
-        let text = match f {
-            Finding::AlternativeMate { ply, mv, within } => format!(
-                "ply {ply:<4} 余詰 (alternative mate): {} also mates, within {}",
-                namer.line(*ply, &[*mv]),
-                plies(*within as usize)
-            ),
-            Finding::AlternativeFinalMove { ply, mv } => format!(
-                "ply {ply:<4} 最終手余詰 (alternative final move, allowed): {} also mates",
-                namer.line(*ply, &[*mv])
-            ),
-            Finding::EqualDefence {
-                ply,
-                line,
-                leftover,
-            } => {
-                let how = c
-                    .answer
-                    .as_ref()
-                    .and_then(|a| f.minimax_beyond_line(a.len()))
-                    .map_or(String::new(), |minimax| {
-                        format!(
-                            "; {} by minimax length only through a continuation that ends \
-                             with pieces left, its line by the leftover rules {}",
-                            plies(minimax),
-                            plies(line.len())
-                        )
-                    });
-                format!(
-                    "ply {ply:<4} 変同 (equal-length defence, allowed{how}): {} (leftover {})",
-                    namer.line(*ply, line),
-                    hand_text(*leftover)
-                )
-            }
-            Finding::LongerDefence {
-                ply,
-                line,
-                leftover,
-            } => {
-                let allowed = if leftover.is_empty() {
-                    ""
-                } else {
-                    ", allowed as 変長駒余り"
-                };
-                format!(
-                    "ply {ply:<4} 変長 (longer defence{allowed}): {} (leftover {})",
-                    namer.line(*ply, line),
-                    hand_text(*leftover)
-                )
-            }
-            Finding::Leftover { pieces } => {
-                format!("end      駒余り (pieces left over): {}", hand_text(*pieces))
-            }
+        let place = match f {
+            Finding::Leftover { .. } => "end".to_owned(),
+            _ => format!("ply {}", f.ply(answer_len)),
         };
-        out.push_str(&format!("  {text}\n"));
+        let text = f
+            .describe(answer_len, &mut |ply, line| namer.line(ply, line))
+            .en;
+        out.push_str(&format!("  {place:<8} {text}\n"));
     }
 }
 
