@@ -138,7 +138,9 @@ fn koma_agrees_with_an_exhaustive_search_on_generated_short_problems() {
         }
         exact += 1;
     }
-    eprintln!("{tried} tried, {mates} mates, {exact} exact, {with_interpositions} with interpositions");
+    eprintln!(
+        "{tried} tried, {mates} mates, {exact} exact, {with_interpositions} with interpositions"
+    );
     assert!(
         exact >= 20 && with_interpositions >= 5,
         "exact {exact}, with interpositions {with_interpositions}"
