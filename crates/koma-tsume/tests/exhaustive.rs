@@ -16,15 +16,8 @@ use oracle::{Exhaustive, Interpositions};
 /// The depth the oracle searches to (plies).
 const DEPTH: u16 = 7;
 
-const KINDS: [PieceKind; 7] = [
-    PieceKind::Rook,
-    PieceKind::Bishop,
-    PieceKind::Gold,
-    PieceKind::Silver,
-    PieceKind::Knight,
-    PieceKind::Lance,
-    PieceKind::Pawn,
-];
+/// The kinds a hand holds (any order would do; the seed fixes the problems).
+const KINDS: [PieceKind; 7] = PieceKind::HAND_WRITING_ORDER;
 
 /// A random short problem near the defender's (White's) king in a corner region: a few pieces
 /// of each side, one or two pieces in Black's hand, sometimes a pawn or a gold in White's (so
