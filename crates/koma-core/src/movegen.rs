@@ -659,13 +659,8 @@ impl Position {
                 attacks::attacks_square(us, kind, to, ek, self.occupied())
             }
             Some(from) => {
-                let Some(p) = self.piece_at(from) else {
+                let Some(kind) = self.moved_kind(m) else {
                     return false;
-                };
-                let kind = if m.is_promotion() {
-                    p.kind().promote().unwrap_or(p.kind())
-                } else {
-                    p.kind()
                 };
                 let occ = self.occupied().without(from).with(to);
                 (kind != PieceKind::King && attacks::attacks_square(us, kind, to, ek, occ))

@@ -286,6 +286,32 @@ impl Position {
         self.board[sq.index()]
     }
 
+    /// The kind the piece moved or dropped by `m` has on its destination: promoted if `m`
+    /// promotes. `None` if `m` moves from an empty square (so is not a move of this position).
+    ///
+    /// ```
+    /// use koma_core::{Move, PieceKind, Position};
+    /// let pos = Position::startpos();
+    /// let m: Move = "8h2b+".parse().unwrap();
+    /// assert_eq!(pos.moved_kind(m), Some(PieceKind::Horse));
+    /// assert_eq!(pos.moved_kind("P*5e".parse().unwrap()), Some(PieceKind::Pawn));
+    /// assert_eq!(pos.moved_kind("5e5d".parse().unwrap()), None);
+    /// ```
+    #[inline]
+    pub fn moved_kind(&self, m: Move) -> Option<PieceKind> {
+        match m.from() {
+            None => m.drop_kind(),
+            Some(from) => {
+                let kind = self.piece_at(from)?.kind();
+                Some(if m.is_promotion() {
+                    kind.promote().unwrap_or(kind)
+                } else {
+                    kind
+                })
+            }
+        }
+    }
+
     /// The side to move.
     #[inline]
     pub fn side_to_move(&self) -> Color {

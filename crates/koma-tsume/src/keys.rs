@@ -28,13 +28,8 @@ pub(crate) fn board_key_after(pos: &Position, key: u64, m: Move) -> u64 {
     let mut k = key ^ zobrist::SIDE;
     match (m.from(), m.drop_kind()) {
         (Some(from), _) => {
-            if let Some(p) = pos.piece_at(from) {
+            if let (Some(p), Some(kind)) = (pos.piece_at(from), pos.moved_kind(m)) {
                 k ^= zobrist::piece_square(p, from);
-                let kind = if m.is_promotion() {
-                    p.kind().promote().unwrap_or(p.kind())
-                } else {
-                    p.kind()
-                };
                 k ^= zobrist::piece_square(Piece::new(us, kind), to);
             }
             if let Some(c) = pos.piece_at(to) {

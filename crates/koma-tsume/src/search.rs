@@ -1387,23 +1387,13 @@ impl Escapes {
         let to = m.to();
         let mut free = self.free.without(to);
         let mut occ = pos.occupied().without(k).with(to);
-        let kind = match (m.from(), m.drop_kind()) {
-            (Some(from), _) => {
-                let Some(p) = pos.piece_at(from) else {
-                    return false;
-                };
-                occ = occ.without(from);
-                free &=
-                    !(attacks::rook_pseudo_attacks(from) | attacks::bishop_pseudo_attacks(from));
-                if m.is_promotion() {
-                    p.kind().promote().unwrap_or(p.kind())
-                } else {
-                    p.kind()
-                }
-            }
-            (None, Some(kind)) => kind,
-            (None, None) => return false,
+        let Some(kind) = pos.moved_kind(m) else {
+            return false;
         };
+        if let Some(from) = m.from() {
+            occ = occ.without(from);
+            free &= !(attacks::rook_pseudo_attacks(from) | attacks::bishop_pseudo_attacks(from));
+        }
         // Most checks leave a free square outside the moved piece's reach even on an empty
         // board: one table lookup, before the lines are traced.
         (free & !attacks::pseudo_attacks(us, kind, to)).is_any()
@@ -1536,14 +1526,8 @@ fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
 fn liberties(pos: &Position, m: Move, k: Square, support: u32) -> u32 {
     let us = pos.side_to_move();
     let to = m.to();
-    let kind = match (m.from(), m.drop_kind()) {
-        (_, Some(kind)) => kind,
-        (Some(f), None) => match pos.piece_at(f) {
-            Some(p) if m.is_promotion() => p.kind().promote().unwrap_or(p.kind()),
-            Some(p) => p.kind(),
-            None => return 0,
-        },
-        (None, None) => return 0,
+    let Some(kind) = pos.moved_kind(m) else {
+        return 0;
     };
     let mut occ = pos.occupied().with(to).without(k);
     if let Some(f) = m.from() {
@@ -1569,15 +1553,7 @@ fn move_order(pos: &Position, m: Move, or: bool) -> i16 {
     const VALUE: [i16; 14] = [1, 2, 2, 3, 5, 5, 5, 8, 5, 5, 5, 5, 8, 8];
     let us = pos.side_to_move();
     let to = m.to();
-    let kind = match (m.from(), m.drop_kind()) {
-        (_, Some(k)) => k,
-        (Some(f), None) => match pos.piece_at(f) {
-            Some(p) if m.is_promotion() => p.kind().promote().unwrap_or(p.kind()),
-            Some(p) => p.kind(),
-            None => PieceKind::Pawn,
-        },
-        (None, None) => PieceKind::Pawn,
-    };
+    let kind = pos.moved_kind(m).unwrap_or(PieceKind::Pawn);
     let mut v = 0i16;
     if or {
         if let (Some(f), Some(p)) = (m.from(), m.from().and_then(|f| pos.piece_at(f))) {
