@@ -34,11 +34,15 @@ def test_check_and_limits():
     assert r["outcome"] == "unknown" and r["reason"] == "nodes", r
 
 
+# 将棋図巧25 after 28 plies (CC0): △３二玉 at ply 2 lasts the answer's 7 plies only through a
+# continuation that ends with a pawn left; its line by the leftover rules is 4 plies.
+SHORT_LINE_EQUAL = "7p1/1P1l5/3n1k3/+b3R4/2PP5/3G5/9/9/5+b3 b 2Grg4s3n3l14p 1"
+
+
 def test_equal_defence_with_a_shorter_line():
     """将棋図巧25 after 28 plies: △３二玉 at ply 2 lasts the answer's 7 plies only through a
     continuation ending with a pawn left, so its line is 4 plies and `minimax_length` says 6."""
-    sfen = "7p1/1P1l5/3n1k3/+b3R4/2PP5/3G5/9/9/5+b3 b 2Grg4s3n3l14p 1"
-    c = koma.tsume.check(sfen, None, hash_mib=16, time=120)
+    c = koma.tsume.check(SHORT_LINE_EQUAL, None, hash_mib=16, time=120)
     assert len(c["answer"]) == 7, c
     equal = [f for f in c["findings"] if f["kind"] == "equal_defence"]
     short = [f for f in equal if "minimax_length" in f]
@@ -58,10 +62,9 @@ def koma_bin() -> str:
 def test_check_dicts_are_the_cli_json_findings():
     """One mapping: the Python dict's findings, answer and verdict are those of `koma tsume
     --check --json` (koma-tsume's report) on the same problem (将棋図巧25 after 28 plies)."""
-    sfen = "7p1/1P1l5/3n1k3/+b3R4/2PP5/3G5/9/9/5+b3 b 2Grg4s3n3l14p 1"
-    c = koma.tsume.check(sfen, None, hash_mib=16, time=120)
+    c = koma.tsume.check(SHORT_LINE_EQUAL, None, hash_mib=16, time=120)
     out = subprocess.run(
-        [koma_bin(), "tsume", "--check", "--json", "--hash", "16", sfen],
+        [koma_bin(), "tsume", "--check", "--json", "--hash", "16", SHORT_LINE_EQUAL],
         capture_output=True,
         text=True,
         timeout=300,
