@@ -15,10 +15,11 @@
 //!   disproof records the shallowest path depth it relies on and is stored as a path-independent
 //!   result only at or above that depth; below it lives only in the parent's child list.
 //! - **Accelerators** (each switchable in [`Tuning`] for measurement): df-pn+ initial numbers,
-//!   mate-in-1 and no-check detection at new attacker nodes, lazy expansion of interpositions on
-//!   one square and of useless non-promotions, disproof numbers of the attacker's drops counted
-//!   once (double-count control), and threshold extension where a child was reached
-//!   before at a shallower depth (TCA).
+//!   mate-in-1 and no-check detection at new attacker nodes (at a bounded search's horizon, no
+//!   mate in one settling the node), lazy expansion of interpositions on one square and of
+//!   useless non-promotions, disproof numbers of the attacker's drops counted once (double-count
+//!   control), and threshold extension where a child was reached before at a shallower depth
+//!   (TCA).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -49,7 +50,8 @@ pub(crate) const NO_REP: u16 = u16::MAX;
 pub struct Tuning {
     /// df-pn+ initial proof and disproof numbers from the pieces around the destination.
     pub estimates: bool,
-    /// Mate-in-1 and no-check detection at attacker nodes on their first visit.
+    /// Mate-in-1 and no-check detection at attacker nodes on their first visit; with one or two
+    /// plies left (a bounded search's horizon), no mate in one settles the node too.
     pub mate1: bool,
     /// Interpositions on one square searched one after another; useless non-promotions after
     /// their promotion.
@@ -777,6 +779,15 @@ impl<'w, 'a> Walker<'w, 'a> {
                 c.len = 1;
                 c.res_hand = h;
             }
+        } else if budget <= 2 && self.no_mate_within_two(&checks) {
+            // Mates are odd: no mate in one is no mate within two plies, settled here instead of
+            // by a search of every check and evasion below. The exact hand: with more pieces a
+            // drop might mate, or the defender lack a piece to interpose.
+            self.sh.tt.store_disproven(c.key, hand, 2, 1);
+            c.pn = INF;
+            c.dn = 0;
+            c.len = 2;
+            c.res_hand = hand;
         } else {
             if self.sh.tuning.estimates {
                 // df-pn+: every check is a way on, so a node with many is harder to disprove.
@@ -789,6 +800,73 @@ impl<'w, 'a> Walker<'w, 'a> {
         }
         self.pos.undo_move();
         c.flags &= !F_NEW;
+    }
+
+    /// Whether an attacker node (the current position) with no mate in one among its `checks`
+    /// has no mate within two plies in this walker's searches. In the composer's bounded
+    /// searches an interposition may be useless (taken for free, the mate going on without it)
+    /// and then adds nothing to the length, so a check the defender answers only by
+    /// interposing may still mate within two: false if there is one (the search decides it).
+    fn no_mate_within_two(&mut self, checks: &[Move]) -> bool {
+        if !self.composer {
+            return true;
+        }
+        let escapes = Escapes::new(&self.pos);
+        for &m in checks {
+            if escapes.survive(&self.pos, m) {
+                continue;
+            }
+            self.pos.do_move(m);
+            let block = self.drop_block();
+            let mut other = block.is_empty();
+            if !other {
+                self.pos
+                    .generate(MoveFilter::Evasions, NonPromotions::All, |e| {
+                        other |= !block.contains(e.to())
+                    });
+            }
+            self.pos.undo_move();
+            if !other {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The attacker node at the search's horizon (the current position, `budget` ≤ 2 plies
+    /// left) settled without expanding it, where a mate in one or its absence decides it (see
+    /// [`Walker::no_mate_within_two`]); stored in the table.
+    fn settle_horizon(&mut self) -> Option<Res> {
+        let mut checks = MoveList::new();
+        self.pos
+            .generate(MoveFilter::Checks, NonPromotions::All, |m| checks.push(m));
+        let key = self.key();
+        if let Some(h) = self.mate1(&checks) {
+            self.sh.tt.store_proven(key, h, 1, 1);
+            return Some(Res {
+                pn: 0,
+                dn: INF,
+                len: 1,
+                hand: h,
+                rep: NO_REP,
+            });
+        }
+        if !self.no_mate_within_two(&checks) {
+            return None;
+        }
+        let (hand, len) = if checks.is_empty() {
+            (self.held_kinds_max(), LEN_INF)
+        } else {
+            (self.hand(), 2)
+        };
+        self.sh.tt.store_disproven(key, hand, len, 1);
+        Some(Res {
+            pn: INF,
+            dn: 0,
+            len,
+            hand,
+            rep: NO_REP,
+        })
     }
 
     /// A mate in one among `checks` (the attacker to move): its proof pieces.
@@ -960,6 +1038,13 @@ impl<'w, 'a> Walker<'w, 'a> {
                 hand,
                 rep: 0,
             };
+        }
+        if or
+            && budget <= 2
+            && self.sh.tuning.mate1
+            && let Some(r) = self.settle_horizon()
+        {
+            return r;
         }
         let base = self.kids.len();
         let old = self.expand(or, budget);
@@ -1633,5 +1718,83 @@ mod tests {
             tried > 10_000 && passed * 2 > tried && mates > 0,
             "{passed} of {tried}, {mates} mates"
         );
+    }
+
+    /// A fresh walker over `sfen` (the attacker to move) in a solve of its own.
+    fn with_walker<T>(sfen: &str, composer: bool, f: impl FnOnce(&mut Walker) -> T) -> T {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let opts = Options::default().hash_mib(16).nodes(2_000_000);
+        let cancel = Cancel::new();
+        let mut cb = |_: &Progress| {};
+        let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+        let mut w = Walker::new(&mut sh, pos, composer);
+        f(&mut w)
+    }
+
+    /// Whether the attacker (to move in `pos`) has a mate in one, or a check the defender
+    /// answers only by interposing (which the composer's bounded searches may find useless).
+    fn mate_or_interposed_in_one(pos: &mut Position) -> bool {
+        let us = pos.side_to_move();
+        pos.moves(MoveFilter::Checks).iter().any(|&m| {
+            pos.do_move(m);
+            let ch = pos.checkers();
+            let line = match (pos.king(us.flip()), ch.first()) {
+                (Some(k), Some(c)) if !ch.has_more_than_one() => between(k, c),
+                _ => Bitboard::EMPTY,
+            };
+            let evasions = pos.moves(MoveFilter::Evasions);
+            pos.undo_move();
+            evasions.iter().all(|e| line.contains(e.to()))
+        })
+    }
+
+    /// An attacker node two plies from the horizon with no mate in one (and no check answered
+    /// only by interposing) is settled at its first look: disproven, no mate within two, in
+    /// the node's list and in the table, rather than left for the search below it.
+    #[test]
+    fn an_attacker_node_at_the_horizon_is_settled_at_first_look() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tsume/zukou.jsonl");
+        let text = std::fs::read_to_string(path).expect("data/tsume/zukou.jsonl");
+        let mut settled = 0u32;
+        for line in text.lines().filter(|l| !l.trim().is_empty()).take(20) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            with_walker(v["sfen"].as_str().unwrap(), true, |w| {
+                for c in w.pos.moves(MoveFilter::Checks).iter().copied() {
+                    w.push(c);
+                    let base = w.kids.len();
+                    w.expand(false, 2);
+                    let kids: Vec<Child> = w.kids[base..].to_vec();
+                    w.kids.truncate(base);
+                    for k in kids {
+                        w.pos.do_move(k.mv);
+                        let open = mate_or_interposed_in_one(&mut w.pos);
+                        w.pos.undo_move();
+                        if open || k.rep != NO_REP {
+                            continue;
+                        }
+                        assert!(k.dn == 0 && k.len >= 2, "{c} {}: {k:?}", k.mv);
+                        let (lo, _) = w.sh.tt.probe(k.key, w.hand(), 1).disproven.unwrap();
+                        assert!(lo >= 2, "{c} {}: {lo}", k.mv);
+                        settled += 1;
+                    }
+                    w.pop();
+                }
+            });
+        }
+        assert!(settled > 100, "{settled}");
+    }
+
+    /// The horizon keeps the composer's rule: a check answered only by interpositions that are
+    /// all useless (taken for free, the mate going on) mates within one ply in its bounded
+    /// searches, and not in the plain ones.
+    #[test]
+    fn a_check_answered_only_by_useless_interpositions_mates_at_the_horizon() {
+        // The rook from 5i to 1i or 5a: the king's squares are held; every interposition is
+        // taken by the rook, which the gold or the silver protects.
+        let sfen = "8k/6S2/7G1/9/9/9/9/9/4R4 b r2b3g3s4n4l18p 1";
+        let r = with_walker(sfen, true, |w| w.run(1)).unwrap();
+        assert!(r.pn == 0 && r.len == 1, "{r:?}");
+        let r = with_walker(sfen, false, |w| w.run(1)).unwrap();
+        assert!(r.dn == 0 && r.len >= 1, "{r:?}");
     }
 }
