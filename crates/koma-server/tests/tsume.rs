@@ -9,7 +9,11 @@ use serde_json::{Value, json};
 /// ▲3四飛 △同玉 ▲4四飛成 (koma-tsume's CHASE; cshogi's mate search finds R*3d too).
 const CHASE: &str = "5R3/4g2p1/6k2/9/5PN2/7G1/9/9/9 b R2b2g4s3n4l16p 1";
 
-fn id(v: &Value) -> i64 {
+/// Posts a tsume job: the API accepts it with 202 and its id.
+fn start(s: &TestServer, body: &Value) -> i64 {
+    let r = s.post("/api/tsume", body);
+    assert_eq!(r.status, 202, "{}", r.body);
+    let v = r.json();
     v["id"].as_i64().unwrap_or_else(|| panic!("no job id: {v}"))
 }
 
@@ -26,9 +30,7 @@ fn server(name: &str) -> TestServer {
 #[test]
 fn solve_and_check() {
     let s = server("tsume");
-    let r = s.post("/api/tsume", &json!({"sfen": CHASE}));
-    assert_eq!(r.status, 202, "{}", r.body);
-    let j = s.wait_job(id(&r.json()), 120);
+    let j = s.wait_job(start(&s, &json!({"sfen": CHASE})), 120);
     assert_eq!(j["state"], "done", "{j}");
     let res = &j["result"];
     assert_eq!(res["outcome"], "mate");
@@ -49,11 +51,13 @@ fn solve_and_check() {
     assert_eq!(res["leftover"], "");
 
     // Checked against a wrong recorded answer: the verdict, and where the record differs.
-    let r = s.post(
-        "/api/tsume",
-        &json!({"sfen": CHASE, "mode": "check", "expected": ["R*3d", "3c3d", "4a4c+"]}),
+    let j = s.wait_job(
+        start(
+            &s,
+            &json!({"sfen": CHASE, "mode": "check", "expected": ["R*3d", "3c3d", "4a4c+"]}),
+        ),
+        120,
     );
-    let j = s.wait_job(id(&r.json()), 120);
     let res = &j["result"];
     assert_eq!(res["outcome"], "mate", "{j}");
     assert!(["sound", "flawed"].contains(&res["verdict"].as_str().unwrap()));
@@ -64,8 +68,10 @@ fn solve_and_check() {
     }
 
     // No mate: a bare king with nothing in hand.
-    let r = s.post("/api/tsume", &json!({"sfen": "4k4/9/9/9/9/9/9/9/9 b - 1"}));
-    let j = s.wait_job(id(&r.json()), 120);
+    let j = s.wait_job(
+        start(&s, &json!({"sfen": "4k4/9/9/9/9/9/9/9/9 b - 1"})),
+        120,
+    );
     assert_eq!(j["result"]["outcome"], "nomate", "{j}");
 }
 
@@ -76,12 +82,10 @@ const SHORT_LINE_EQUAL: &str = "7p1/1P1l5/3n1k3/+b3R4/2PP5/3G5/9/9/5+b3 b 2Grg4s
 #[test]
 fn an_equal_defence_says_its_minimax_length_when_its_line_is_shorter() {
     let s = server("tsume-equal");
-    let r = s.post(
-        "/api/tsume",
-        &json!({"sfen": SHORT_LINE_EQUAL, "mode": "check"}),
+    let j = s.wait_job(
+        start(&s, &json!({"sfen": SHORT_LINE_EQUAL, "mode": "check"})),
+        300,
     );
-    assert_eq!(r.status, 202, "{}", r.body);
-    let j = s.wait_job(id(&r.json()), 300);
     let res = &j["result"];
     assert_eq!(res["length"], 7, "{j}");
     let equal: Vec<&Value> = res["findings"]
@@ -116,11 +120,10 @@ fn an_equal_defence_says_its_minimax_length_when_its_line_is_shorter() {
 #[test]
 fn the_findings_are_the_librarys_reports_with_sentences() {
     let s = server("tsume-same");
-    let r = s.post(
-        "/api/tsume",
-        &json!({"sfen": SHORT_LINE_EQUAL, "mode": "check"}),
+    let j = s.wait_job(
+        start(&s, &json!({"sfen": SHORT_LINE_EQUAL, "mode": "check"})),
+        300,
     );
-    let j = s.wait_job(id(&r.json()), 300);
     let mut api = j["result"]["findings"].clone();
     for f in api.as_array_mut().unwrap() {
         let f = f.as_object_mut().unwrap();
@@ -170,7 +173,7 @@ fn a_long_solve_can_be_cancelled_and_a_time_limit_answers_unknown() {
     let s = server("tsume-cancel");
     // 将棋図巧 第1番 (data/tsume/zukou.jsonl): far beyond a few seconds of a debug build.
     let zukou1 = "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1";
-    let j = id(&s.post("/api/tsume", &json!({"sfen": zukou1})).json());
+    let j = start(&s, &json!({"sfen": zukou1}));
     s.wait_until(j, 30, |v| {
         v["state"] == "running" && v["progress"]["nodes"].is_u64()
     });
@@ -178,9 +181,7 @@ fn a_long_solve_can_be_cancelled_and_a_time_limit_answers_unknown() {
     assert_eq!(r.status, 200);
     assert_eq!(s.wait_job(j, 30)["state"], "cancelled");
 
-    let j = id(&s
-        .post("/api/tsume", &json!({"sfen": zukou1, "time_limit_secs": 1}))
-        .json());
+    let j = start(&s, &json!({"sfen": zukou1, "time_limit_secs": 1}));
     let done = s.wait_job(j, 60);
     assert_eq!(done["result"]["outcome"], "unknown", "{done}");
     assert_eq!(done["result"]["reason"], "time");

@@ -2,8 +2,12 @@
 //! to settle a length independently of koma-tsume:
 //!
 //! ```text
-//! cargo run --release -p koma-tsume --example exhaustive -- MAX 'sfen ... [moves ...]'
+//! cargo run --release -p koma-tsume --example exhaustive -- [--dfpn] [--only MODE] [--at] MAX 'sfen ... [moves ...]'
 //! ```
+//!
+//! `--dfpn` searches by depth-bounded df-pn (the oracle's `DfPn`: the same values, far deeper)
+//! instead of the plain search; `--only every|free-left-out|tested` runs one way of counting;
+//! `--at` asks only whether there is a mate within MAX plies (not for each shorter length).
 //!
 //! For the position (the side to move attacks; a defender to move in check is searched as a
 //! defender node) it prints, for each way of counting interpositions, the shortest mate within
@@ -22,15 +26,78 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use koma_core::Position;
-use oracle::{Exhaustive, Interpositions};
+use oracle::{DfPn, Exhaustive, Interpositions};
+
+/// The plain search or the df-pn one.
+enum Search {
+    Plain(Exhaustive),
+    DfPn(DfPn),
+}
+
+impl Search {
+    fn new(dfpn: bool, mode: Interpositions) -> Search {
+        if dfpn {
+            Search::DfPn(DfPn::new(mode))
+        } else {
+            Search::Plain(Exhaustive::new(mode))
+        }
+    }
+
+    fn shortest(&mut self, pos: &Position, max: u16) -> Option<u16> {
+        match self {
+            Search::Plain(x) => x.shortest(pos, max),
+            Search::DfPn(x) => x.shortest(pos, max),
+        }
+    }
+
+    fn defend(&mut self, pos: &Position, d: u16) -> bool {
+        match self {
+            Search::Plain(x) => x.defend(pos, d),
+            Search::DfPn(x) => x.defend(pos, d),
+        }
+    }
+
+    /// Mate within `d` plies (odd: the attacker to move; even: the defender).
+    fn within(&mut self, pos: &Position, d: u16) -> bool {
+        match self {
+            Search::Plain(x) if d % 2 == 1 => x.attack(pos, d),
+            Search::DfPn(x) if d % 2 == 1 => x.attack(pos, d),
+            _ => self.defend(pos, d),
+        }
+    }
+
+    /// Nodes, interpositions met, undecided tests.
+    fn counts(&self) -> (u64, u64, u64) {
+        match self {
+            Search::Plain(x) => (x.nodes, x.interpositions, x.undecided),
+            Search::DfPn(x) => (x.nodes, x.interpositions, x.undecided),
+        }
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let dfpn = args.first().is_some_and(|a| a == "--dfpn");
+    if dfpn {
+        args.remove(0);
+    }
+    let only = if args.first().is_some_and(|a| a == "--only") && args.len() > 1 {
+        args.remove(0);
+        Some(args.remove(0))
+    } else {
+        None
+    };
+    let at = args.first().is_some_and(|a| a == "--at");
+    if at {
+        args.remove(0);
+    }
     let (Some(max), Some(text)) = (
         args.first().and_then(|a| a.parse::<u16>().ok()),
         args.get(1),
     ) else {
-        eprintln!("usage: exhaustive MAX 'sfen ... [moves ...]'");
+        eprintln!(
+            "usage: exhaustive [--dfpn] [--only every|free-left-out|tested] [--at] MAX 'sfen ... [moves ...]'"
+        );
         return ExitCode::from(2);
     };
     let pos: Position = match koma_core::usi::parse_position(text) {
@@ -46,27 +113,40 @@ fn main() -> ExitCode {
         ("free-left-out", Interpositions::FreeLeftOut),
         ("tested", Interpositions::Tested(max + max % 2)),
     ] {
+        if only.as_ref().is_some_and(|o| o != name) {
+            continue;
+        }
         let t = Instant::now();
-        let mut x = Exhaustive::new(mode);
+        let mut x = Search::new(dfpn, mode);
         // From a defender node the lengths count from its move: even.
-        let found = if defender {
+        let found = if at {
+            // Only the one question: the length is at most MAX, or more.
+            let d = if defender {
+                max - max % 2
+            } else {
+                max - 1 + max % 2
+            };
+            x.within(&pos, d).then_some(d)
+        } else if defender {
             (0..=max).step_by(2).find(|&d| x.defend(&pos, d))
         } else {
             x.shortest(&pos, max)
         };
-        let what = found.map_or(format!("no mate within {max}"), |n| format!("mate in {n}"));
+        let what = match found {
+            None => format!("no mate within {max}"),
+            Some(n) if at => format!("mate within {n}"),
+            Some(n) => format!("mate in {n}"),
+        };
+        let (nodes, interpositions, undecided) = x.counts();
         println!(
-            "{name:<14} {what} ({} nodes, {} interpositions, {} undecided, {:.1} s)",
-            x.nodes,
-            x.interpositions,
-            x.undecided,
+            "{name:<14} {what} ({nodes} nodes, {interpositions} interpositions, {undecided} undecided, {:.1} s)",
             t.elapsed().as_secs_f64()
         );
     }
     if defender {
         // Each defence on its own: the plies to mate after it, both bounds.
-        let mut every = Exhaustive::new(Interpositions::Every);
-        let mut free = Exhaustive::new(Interpositions::FreeLeftOut);
+        let mut every = Search::new(dfpn, Interpositions::Every);
+        let mut free = Search::new(dfpn, Interpositions::FreeLeftOut);
         for e in pos.legal_moves().iter().copied() {
             let mut p = pos.clone();
             p.do_move(e);

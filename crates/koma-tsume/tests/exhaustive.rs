@@ -11,7 +11,7 @@ mod oracle;
 use koma_core::rng::Rng;
 use koma_core::{Color, Hand, Piece, PieceKind, Position, Setup, Square};
 use koma_tsume::{Cancel, Finding, Options, Verdict, check};
-use oracle::{Exhaustive, Interpositions};
+use oracle::{DfPn, Exhaustive, Interpositions};
 
 /// The depth the oracle searches to (plies).
 const DEPTH: u16 = 7;
@@ -138,4 +138,65 @@ fn koma_agrees_with_an_exhaustive_search_on_generated_short_problems() {
         exact >= 20 && with_interpositions >= 5,
         "exact {exact}, with interpositions {with_interpositions}"
     );
+}
+
+/// The oracle's df-pn (`DfPn`, the deep tool) gives the plain search's values on the same
+/// problems, in each way of counting interpositions, from the attacker's nodes and from the
+/// defender's after each check.
+#[test]
+#[ignore = "heavy: seconds in release (scripts/test runs it), minutes in debug"]
+fn the_oracles_dfpn_agrees_with_its_plain_search() {
+    let mut rng = Rng::new(0x6466_706e);
+    let (mut mates, mut tried, mut interpositions, mut compared) = (0, 0, 0, 0);
+    while mates < 12 {
+        tried += 1;
+        assert!(tried < 20_000, "too few mates generated: {mates}");
+        let Some(pos) = problem(&mut rng) else {
+            continue;
+        };
+        for mode in [
+            Interpositions::Every,
+            Interpositions::FreeLeftOut,
+            Interpositions::Tested(DEPTH + 1),
+        ] {
+            let mut plain = Exhaustive::new(mode);
+            let mut dfpn = DfPn::new(mode);
+            let sfen = pos.to_sfen();
+            let expected = plain.shortest(&pos, DEPTH);
+            assert_eq!(dfpn.shortest(&pos, DEPTH), expected, "{sfen} {mode:?}");
+            // Every depth, not only the shortest: "mate within d" is monotone in d, but the
+            // df-pn's values are asked out of order here, from a table holding the others.
+            for d in (1..=DEPTH).step_by(2).rev() {
+                assert_eq!(
+                    dfpn.attack(&pos, d),
+                    plain.attack(&pos, d),
+                    "{sfen} {mode:?} {d}"
+                );
+            }
+            for m in pos.legal_moves().iter().copied() {
+                let mut p = pos.clone();
+                p.do_move(m);
+                if !p.in_check() {
+                    continue;
+                }
+                for d in [DEPTH - 1, 2] {
+                    let mut fresh = DfPn::new(mode);
+                    assert_eq!(
+                        fresh.defend(&p, d),
+                        plain.defend(&p, d),
+                        "{sfen} {m} {mode:?} {d}"
+                    );
+                    compared += 1;
+                }
+            }
+            if mode == Interpositions::Every {
+                mates += usize::from(expected.is_some());
+                interpositions += usize::from(plain.interpositions > 0);
+            }
+        }
+    }
+    eprintln!(
+        "{tried} tried, {mates} mates, {interpositions} with interpositions, {compared} defender values"
+    );
+    assert!(interpositions >= 3, "with interpositions {interpositions}");
 }

@@ -158,69 +158,86 @@ impl Exhaustive {
 
     /// Whether the evasion `e` of `pos` is an interposition this mode leaves out.
     fn left_out(&mut self, pos: &Position, e: Move) -> bool {
-        let Some(checker) = single_distant_checker(pos) else {
-            return false;
-        };
-        let king = pos.king(pos.side_to_move());
-        let onto_line = king.is_some_and(|k| between(checker, k).contains(e.to()));
-        if !onto_line || king == e.from() {
-            return false;
-        }
-        self.interpositions += 1;
-        if self.mode == Interpositions::Every {
-            return false;
-        }
-        // The interposed piece, as it goes to the attacker's hand when taken.
-        let kind = match (e.drop_kind(), e.from().and_then(|f| pos.piece_at(f))) {
-            (Some(k), _) => k,
-            (None, Some(piece)) => piece.kind().unpromote(),
-            (None, None) => return false,
-        };
-        let mut p = pos.clone();
-        p.do_move(e);
-        let takes: Vec<Move> = p
-            .legal_moves()
-            .iter()
-            .copied()
-            .filter(|x| x.from() == Some(checker) && x.to() == e.to())
-            .collect();
-        for x in takes {
-            p.do_move(x);
-            // For free: the defender cannot take the checker back.
-            let free = !p.legal_moves().iter().any(|y| y.to() == e.to());
-            let useless = free
-                && match self.mode {
-                    Interpositions::Tested(bound) => self.mates_without(&p, kind, bound),
-                    _ => true,
-                };
-            p.undo_move();
-            if useless {
-                return true;
-            }
-        }
-        false
+        let Self {
+            mode,
+            test,
+            interpositions,
+            undecided,
+            ..
+        } = self;
+        left_out(*mode, pos, e, interpositions, &mut |without, bound| {
+            let test = test.as_mut().expect("a Tested search has its test search");
+            let mate = test.defend(without, bound);
+            *undecided += u64::from(!mate);
+            mate
+        })
     }
+}
 
-    /// After the checker took an interposed piece of `kind`: whether the attacker mates within
-    /// `bound` plies with the piece moved from its hand to the defender's.
-    fn mates_without(&mut self, after: &Position, kind: PieceKind, bound: u16) -> bool {
-        let mut s = after.to_setup();
-        let defender = after.side_to_move();
-        s.hands[defender.flip().index()].remove(kind);
-        s.hands[defender.index()].add(kind);
-        let Ok(without) = Position::from_setup(&s) else {
-            return false;
-        };
-        let test = self
-            .test
-            .as_mut()
-            .expect("a Tested search has its test search");
-        let mate = test.defend(&without, bound);
-        if !mate {
-            self.undecided += 1;
-        }
-        mate
+/// Whether the evasion `e` of `pos` is an interposition `mode` leaves out (`interpositions`
+/// counts the interpositions met). `mates_without(p, bound)` is [`Interpositions::Tested`]'s
+/// test: whether the attacker mates within `bound` plies in `p`, the position after the checker
+/// took the piece with the piece moved from the attacker's hand to the defender's.
+fn left_out(
+    mode: Interpositions,
+    pos: &Position,
+    e: Move,
+    interpositions: &mut u64,
+    mates_without: &mut dyn FnMut(&Position, u16) -> bool,
+) -> bool {
+    let Some(checker) = single_distant_checker(pos) else {
+        return false;
+    };
+    let king = pos.king(pos.side_to_move());
+    let onto_line = king.is_some_and(|k| between(checker, k).contains(e.to()));
+    if !onto_line || king == e.from() {
+        return false;
     }
+    *interpositions += 1;
+    if mode == Interpositions::Every {
+        return false;
+    }
+    // The interposed piece, as it goes to the attacker's hand when taken.
+    let kind = match (e.drop_kind(), e.from().and_then(|f| pos.piece_at(f))) {
+        (Some(k), _) => k,
+        (None, Some(piece)) => piece.kind().unpromote(),
+        (None, None) => return false,
+    };
+    let mut p = pos.clone();
+    p.do_move(e);
+    let takes: Vec<Move> = p
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|x| x.from() == Some(checker) && x.to() == e.to())
+        .collect();
+    for x in takes {
+        p.do_move(x);
+        // For free: the defender cannot take the checker back.
+        let free = !p.legal_moves().iter().any(|y| y.to() == e.to());
+        let useless = free
+            && match mode {
+                Interpositions::Tested(bound) => {
+                    without(&p, kind).is_some_and(|w| mates_without(&w, bound))
+                }
+                _ => true,
+            };
+        p.undo_move();
+        if useless {
+            return true;
+        }
+    }
+    false
+}
+
+/// `after` (the checker has just taken an interposed piece of `kind`) with the piece moved
+/// from the attacker's hand to the defender's.
+fn without(after: &Position, kind: PieceKind) -> Option<Position> {
+    let mut s = after.to_setup();
+    let defender = after.side_to_move();
+    s.hands[defender.flip().index()].remove(kind);
+    s.hands[defender.index()].add(kind);
+    Position::from_setup(&s).ok()
 }
 
 /// The checker of the side to move when it is a single piece checking from a distance (with a
@@ -233,4 +250,204 @@ fn single_distant_checker(pos: &Position) -> Option<Square> {
     let c = checkers.first()?;
     let k = pos.king(pos.side_to_move())?;
     between(c, k).is_any().then_some(c)
+}
+
+/// A proof or disproof number that settles the node.
+const INF: u32 = u32::MAX / 4;
+
+/// The same values as [`Exhaustive`] (mate within `d` plies, interpositions counted by the same
+/// [`Interpositions`]) found by depth-bounded df-pn (Nagai 2002, with Pawlewicz and Lew's
+/// 1+ε thresholds), which reaches lengths the plain search cannot. Proof and disproof numbers
+/// are kept per position *and* remaining depth, so the searched graph has no cycles (the depth
+/// falls by one at every move) and the values are exact, with none of a cyclic df-pn's
+/// path-dependence; a settled value is kept per position as the smallest depth known to mate
+/// and the largest known not to, as in [`Exhaustive`]. No proof or disproof pieces, no other
+/// sharing between hands: nothing of koma-tsume's search.
+pub struct DfPn {
+    mode: Interpositions,
+    settled: HashMap<u64, Known>,
+    numbers: HashMap<(u64, u16), (u32, u32)>,
+    test: Option<Box<DfPn>>,
+    /// Moves made.
+    pub nodes: u64,
+    /// Interpositions met at defender nodes (counted or not).
+    pub interpositions: u64,
+    /// Uselessness tests that found no mate within their bound (the piece counted).
+    pub undecided: u64,
+}
+
+impl DfPn {
+    /// A search counting interpositions by `mode`.
+    pub fn new(mode: Interpositions) -> DfPn {
+        let test = match mode {
+            Interpositions::Tested(_) => Some(Box::new(DfPn::new(Interpositions::Every))),
+            _ => None,
+        };
+        DfPn {
+            mode,
+            settled: HashMap::new(),
+            numbers: HashMap::new(),
+            test,
+            nodes: 0,
+            interpositions: 0,
+            undecided: 0,
+        }
+    }
+
+    /// The shortest mate of the side to move within `max` plies, if any (odd lengths).
+    pub fn shortest(&mut self, pos: &Position, max: u16) -> Option<u16> {
+        (1..=max).step_by(2).find(|&d| self.attack(pos, d))
+    }
+
+    /// Whether the side to move (the attacker) mates within `d` plies (`d` odd).
+    pub fn attack(&mut self, pos: &Position, d: u16) -> bool {
+        debug_assert!(d % 2 == 1);
+        self.solve(pos, d)
+    }
+
+    /// Whether the side to move (the defender, in check) is mated within `d` plies (`d` even).
+    pub fn defend(&mut self, pos: &Position, d: u16) -> bool {
+        debug_assert!(d.is_multiple_of(2));
+        self.solve(pos, d)
+    }
+
+    /// Positions with settled values and with proof and disproof numbers held.
+    pub fn table_len(&self) -> (usize, usize) {
+        (self.settled.len(), self.numbers.len())
+    }
+
+    fn solve(&mut self, pos: &Position, d: u16) -> bool {
+        let mut p = pos.clone();
+        loop {
+            if let Some(v) = self.settled_value(pos.key(), d) {
+                return v;
+            }
+            self.mid(&mut p, d, INF, INF);
+        }
+    }
+
+    fn settled_value(&self, key: u64, d: u16) -> Option<bool> {
+        let k = self.settled.get(&key)?;
+        if d >= k.mate_within {
+            Some(true)
+        } else if k.no_mate_within.is_some_and(|n| d <= n) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn settle(&mut self, key: u64, d: u16, mate: bool) {
+        self.numbers.remove(&(key, d));
+        let k = self.settled.entry(key).or_insert(Known {
+            mate_within: u16::MAX,
+            no_mate_within: None,
+        });
+        if mate {
+            k.mate_within = k.mate_within.min(d);
+        } else {
+            k.no_mate_within = Some(k.no_mate_within.map_or(d, |n| n.max(d)));
+        }
+    }
+
+    /// The proof and disproof numbers of `key` with `d` plies left.
+    fn numbers_of(&self, key: u64, d: u16) -> (u32, u32) {
+        match self.settled_value(key, d) {
+            Some(true) => (0, INF),
+            Some(false) => (INF, 0),
+            None => self.numbers.get(&(key, d)).copied().unwrap_or((1, 1)),
+        }
+    }
+
+    /// One df-pn expansion of `p` (`d` plies left; odd: the attacker's move) until its proof
+    /// number reaches `th_pn` or its disproof number `th_dn`; `p` is left as it was.
+    fn mid(&mut self, p: &mut Position, d: u16, th_pn: u32, th_dn: u32) {
+        let key = p.key();
+        let or = d % 2 == 1;
+        // The children: checks at the attacker's nodes, the evasions that count at the
+        // defender's (none left with no ply left: not mated).
+        let mut children: Vec<(Move, u64)> = Vec::new();
+        let moves = p.legal_moves();
+        for m in moves.iter().copied() {
+            if !or {
+                let Self {
+                    mode,
+                    test,
+                    interpositions,
+                    undecided,
+                    ..
+                } = self;
+                let out = left_out(*mode, p, m, interpositions, &mut |without, bound| {
+                    let test = test.as_mut().expect("a Tested search has its test search");
+                    let mate = test.defend(without, bound);
+                    *undecided += u64::from(!mate);
+                    mate
+                });
+                if out {
+                    continue;
+                }
+                if d == 0 {
+                    self.settle(key, d, false);
+                    return;
+                }
+            }
+            p.do_move(m);
+            self.nodes += 1;
+            if !or || p.in_check() {
+                children.push((m, p.key()));
+            }
+            p.undo_move();
+        }
+        if children.is_empty() {
+            // No check: no mate; no evasion: mated.
+            self.settle(key, d, !or);
+            return;
+        }
+        loop {
+            // The node's numbers from its children's, and the child to search.
+            let (mut best, mut first, mut second, mut sum, mut other) = (0, INF, INF, 0u32, 0);
+            for (i, &(_, k)) in children.iter().enumerate() {
+                let (cpn, cdn) = self.numbers_of(k, d - 1);
+                let (select, add) = if or { (cpn, cdn) } else { (cdn, cpn) };
+                sum = sum.saturating_add(add).min(INF);
+                if select < first {
+                    second = first;
+                    first = select;
+                    best = i;
+                    other = add;
+                } else if select < second {
+                    second = select;
+                }
+            }
+            if sum >= INF && first > 0 {
+                sum = INF - 1; // unsettled: only a settled child makes it infinite
+            }
+            let (pn, dn) = if or { (first, sum) } else { (sum, first) };
+            if pn == 0 || dn == 0 {
+                self.settle(key, d, pn == 0);
+                return;
+            }
+            if pn >= th_pn || dn >= th_dn {
+                self.numbers.insert((key, d), (pn, dn));
+                return;
+            }
+            // 1+ε: the best child may grow to a quarter past the second best.
+            let (th_select, th_sum) = if or { (th_pn, th_dn) } else { (th_dn, th_pn) };
+            let c_select = th_select.min(second.saturating_add(second / 4).saturating_add(1));
+            let c_sum = if th_sum >= INF {
+                INF
+            } else {
+                (th_sum - sum + other).min(INF)
+            };
+            let (c_pn, c_dn) = if or {
+                (c_select, c_sum)
+            } else {
+                (c_sum, c_select)
+            };
+            let m = children[best].0;
+            p.do_move(m);
+            self.mid(p, d - 1, c_pn, c_dn);
+            p.undo_move();
+        }
+    }
 }
