@@ -442,6 +442,42 @@ impl Position {
         (steppers | sliders) & self.by_color[attacker.index()]
     }
 
+    /// Pieces of either colour that attack `sq`, with `occupied` blocking sliding pieces: the
+    /// union of [`Position::attackers_to`] for both colours, with the sliding lines traced once
+    /// (for counting both sides' pieces on one square).
+    pub fn attackers_to_both(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let black = self.by_color[Color::Black.index()];
+        let white = self.by_color[Color::White.index()];
+        let golds = k(PieceKind::Gold)
+            | k(PieceKind::ProPawn)
+            | k(PieceKind::ProLance)
+            | k(PieceKind::ProKnight)
+            | k(PieceKind::ProSilver);
+        let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
+        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
+        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
+        // The steps of `color`'s pieces that reach `sq`: the steps of the other colour's from it.
+        let steppers = |color: Color| {
+            let from = color.flip();
+            (attacks::step_attacks(from, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
+                | (attacks::step_attacks(from, PieceKind::Knight, sq) & k(PieceKind::Knight))
+                | (attacks::step_attacks(from, PieceKind::Silver, sq) & k(PieceKind::Silver))
+                | (attacks::gold_attacks(from, sq) & golds)
+        };
+        let file_and_rank = attacks::rook_attacks(sq, occupied);
+        let lances = k(PieceKind::Lance) & file_and_rank;
+        let black_lances = lances & attacks::lance_pseudo_attacks(Color::White, sq) & black;
+        let white_lances = lances & attacks::lance_pseudo_attacks(Color::Black, sq) & white;
+        (steppers(Color::Black) & black)
+            | (steppers(Color::White) & white)
+            | (king_attacks(sq) & kings)
+            | (file_and_rank & rooks)
+            | (attacks::bishop_attacks(sq, occupied) & bishops)
+            | black_lances
+            | white_lances
+    }
+
     /// Whether any piece of `attacker` attacks `sq` (with the current occupancy).
     #[inline]
     pub fn is_attacked(&self, attacker: Color, sq: Square) -> bool {

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeSet;
 
-use koma_core::{Move, MoveFilter, NonPromotions, Position, Setup};
+use koma_core::{Color, Move, MoveFilter, NonPromotions, Position, Setup};
 use proptest::prelude::*;
 
 const STARTS: &[&str] = &[
@@ -55,6 +55,21 @@ fn check_position(pos: &Position, probes: &[u16]) {
     );
     assert_eq!(rebuilt.checkers(), pos.checkers(), "{sfen}");
     assert_eq!(rebuilt.pinned(), pos.pinned(), "{sfen}");
+
+    // Both colours' attackers of each square at once, with the full occupancy and with the
+    // square's neighbours lifted (other blockers).
+    for sq in koma_core::Square::all() {
+        for occ in [
+            pos.occupied(),
+            pos.occupied() & !koma_core::attacks::king_attacks(sq),
+        ] {
+            assert_eq!(
+                pos.attackers_to_both(sq, occ),
+                pos.attackers_to(Color::Black, sq, occ) | pos.attackers_to(Color::White, sq, occ),
+                "{sq} in {sfen}"
+            );
+        }
+    }
 
     let all = pos.legal_moves();
     let all_set = set(all.iter().copied());

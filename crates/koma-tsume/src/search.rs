@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 
 use koma_core::attacks::{self, between, king_attacks};
 use koma_core::{
-    Bitboard, Color, Hand, Move, MoveFilter, MoveList, NonPromotions, Piece, PieceKind, Position,
-    Setup, Square, zobrist,
+    AttackSets, Bitboard, Color, Hand, Move, MoveFilter, MoveList, NonPromotions, Piece, PieceKind,
+    Position, Setup, Square, zobrist,
 };
 
 use crate::hands;
@@ -544,6 +544,7 @@ impl<'w, 'a> Walker<'w, 'a> {
         };
         let base = self.kids.len();
         let mut old = false;
+        let mut near = None;
         // Every child's window is asked for at once, so its cache misses overlap instead of
         // coming one after another in the loop below.
         self.child_keys.clear();
@@ -556,9 +557,9 @@ impl<'w, 'a> Walker<'w, 'a> {
             let ck = self.child_keys[i];
             let ch = self.hand_after(m);
             // The initial numbers, computed only where neither the path nor the table decides.
-            let initial = |pos: &Position| {
+            let initial = |pos: &Position, near: &mut Option<Option<Neighbourhood>>| {
                 if tuning.estimates {
-                    estimate(pos, m, or)
+                    estimate(pos, m, or, near)
                 } else {
                     (1, 1)
                 }
@@ -628,7 +629,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                             (c.pn, c.dn) = if b == child_budget {
                                 (pn, dn)
                             } else {
-                                let (ipn, idn) = initial(&self.pos);
+                                let (ipn, idn) = initial(&self.pos, &mut near);
                                 match tuning.budgets {
                                     true if b > child_budget => (ipn.max(pn), idn),
                                     true => (ipn, idn.max(dn)),
@@ -638,7 +639,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                             old |= tuning.tca && d < depth;
                         }
                         None => {
-                            (c.pn, c.dn) = initial(&self.pos);
+                            (c.pn, c.dn) = initial(&self.pos, &mut near);
                             if p.proven.is_none() && p.disproven.is_none() {
                                 c.flags |= F_NEW;
                             }
@@ -1554,8 +1555,14 @@ fn add_sat(h: Hand, kind: PieceKind) -> Hand {
 
 /// df-pn+ initial proof and disproof numbers of the child after `m` (Nagai's df-pn+; the
 /// features follow GPS Shogi's and KomoringHeights' estimates: the pieces that defend and
-/// support the destination, captures, king moves).
-fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
+/// support the destination, captures, king moves). `near` holds the defender king's
+/// neighbourhood at an attacker node once a check needed it (one per expansion).
+fn estimate(
+    pos: &Position,
+    m: Move,
+    or: bool,
+    near: &mut Option<Option<Neighbourhood>>,
+) -> (u32, u32) {
     const U: u32 = 2;
     let us = pos.side_to_move();
     let them = us.flip();
@@ -1570,9 +1577,9 @@ fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
         }
     }
     // Counted only where the numbers depend on them.
-    let occ = pos.occupied();
-    let support = pos.attackers_to(us, to, occ).count() + m.is_drop() as u32;
-    let defence = pos.attackers_to(them, to, occ).count();
+    let both = pos.attackers_to_both(to, pos.occupied());
+    let support = (both & pos.pieces_of(us)).count() + m.is_drop() as u32;
+    let defence = (both & pos.pieces_of(them)).count();
     if or {
         let (mut pn, mut dn) = (U, U);
         if defence >= 2 {
@@ -1588,8 +1595,8 @@ fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
             pn += U;
         }
         // A king with squares to flee to is harder to mate (GPS Shogi's liberty estimate).
-        if let Some(k) = pos.king(them) {
-            pn += U * liberties(pos, m, k, support);
+        if let Some(near) = near.get_or_insert_with(|| Neighbourhood::new(pos)) {
+            pn += U * near.liberties(pos, m, support);
         }
         (pn, dn)
     } else {
@@ -1604,32 +1611,105 @@ fn estimate(pos: &Position, m: Move, or: bool) -> (u32, u32) {
     }
 }
 
-/// The squares the defender's king could step to after the check `m`: next to it, free of
-/// its own pieces and not attacked (the checker's new square only if nothing else guards it;
-/// `support` counts the attacker's pieces on `to` with the moving or dropped one). An estimate:
-/// the moving piece's attacks from its old square still count, pins are not looked at.
-fn liberties(pos: &Position, m: Move, k: Square, support: u32) -> u32 {
-    let us = pos.side_to_move();
-    let to = m.to();
-    let Some(kind) = pos.moved_kind(m) else {
-        return 0;
-    };
-    let mut occ = pos.occupied().with(to).without(k);
-    if let Some(f) = m.from() {
-        occ = occ.without(f);
-    }
-    let covered = koma_core::attacks::attacks(us, kind, to, occ);
-    let sets = pos.attack_sets(us);
-    let mut n = 0;
-    for s in king_attacks(k) & !pos.pieces_of(us.flip()) & !covered {
-        let free = if s == to {
-            support <= 1
-        } else {
-            !sets.attacks(s, occ)
+/// The defender king's neighbourhood at an attacker node (the attacker to move), for the
+/// liberties of each check: which squares next to the king are attacked now (the king lifted),
+/// and through which squares the attacker's sliders reach them, so a check changes the answer
+/// only for the squares whose lines it moves from or to.
+struct Neighbourhood {
+    king: Square,
+    sets: AttackSets,
+    /// The squares next to the king free of the defender's pieces.
+    open: Bitboard,
+    /// Those attacked by the attacker with the king lifted, in the position before the check.
+    attacked: Bitboard,
+    /// Each open square with the squares between it and the attacker's sliders on its lines
+    /// (empty where a stepping piece attacks it: no move changes that).
+    lines: [(Square, Bitboard); 8],
+    len: usize,
+}
+
+impl Neighbourhood {
+    /// The neighbourhood of the defender's king in `pos` (the attacker to move), if it has one.
+    fn new(pos: &Position) -> Option<Neighbourhood> {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let k = pos.king(them)?;
+        let sets = pos.attack_sets(us);
+        let mut near = Neighbourhood {
+            king: k,
+            sets,
+            open: Bitboard::EMPTY,
+            attacked: Bitboard::EMPTY,
+            lines: [(k, Bitboard::EMPTY); 8],
+            len: 0,
         };
-        n += free as u32;
+        let occ = pos.occupied().without(k);
+        let mine = pos.pieces_of(us);
+        let kind = |k: PieceKind| pos.pieces_of_kind(k) & mine;
+        let rooks = kind(PieceKind::Rook) | kind(PieceKind::Dragon);
+        let bishops = kind(PieceKind::Bishop) | kind(PieceKind::Horse);
+        let lances = kind(PieceKind::Lance);
+        near.open = king_attacks(k) & !pos.pieces_of(them);
+        for s in near.open {
+            if sets.attacks(s, occ) {
+                near.attacked = near.attacked.with(s);
+            }
+            // Attacked whatever stands between: by a stepping piece or a slider next to it.
+            let stepped = sets.attacks(s, Bitboard::FULL);
+            let mut lines = Bitboard::EMPTY;
+            if !stepped {
+                let sliders = (attacks::rook_pseudo_attacks(s) & rooks)
+                    | (attacks::bishop_pseudo_attacks(s) & bishops)
+                    | (attacks::lance_pseudo_attacks(them, s) & lances);
+                for sl in sliders {
+                    lines |= between(sl, s);
+                }
+            }
+            near.lines[near.len] = (s, lines);
+            near.len += 1;
+        }
+        Some(near)
     }
-    n
+
+    /// The squares the defender's king could step to after the check `m`: next to it, free of
+    /// its own pieces and not attacked (the checker's new square only if nothing else guards
+    /// it; `support` counts the attacker's pieces on `to` with the moving or dropped one). An
+    /// estimate: the moving piece's attacks from its old square still count, pins are not
+    /// looked at.
+    fn liberties(&self, pos: &Position, m: Move, support: u32) -> u32 {
+        let k = self.king;
+        let us = pos.side_to_move();
+        let to = m.to();
+        let Some(kind) = pos.moved_kind(m) else {
+            return 0;
+        };
+        let mut occ = pos.occupied().with(to).without(k);
+        let mut moved = Bitboard::from_square(to);
+        if let Some(f) = m.from() {
+            occ = occ.without(f);
+            moved = moved.with(f);
+        }
+        let covered = attacks::attacks(us, kind, to, occ);
+        let candidates = self.open & !covered;
+        if candidates.is_empty() {
+            return 0;
+        }
+        let mut n = 0;
+        for &(s, lines) in &self.lines[..self.len] {
+            if !candidates.contains(s) {
+                continue;
+            }
+            let free = if s == to {
+                support <= 1
+            } else if (lines & moved).is_any() {
+                !self.sets.attacks(s, occ)
+            } else {
+                !self.attacked.contains(s)
+            };
+            n += free as u32;
+        }
+        n
+    }
 }
 
 /// A static order among children with equal numbers, lower first: promotions and strong
@@ -1679,14 +1759,33 @@ fn distance(a: Square, b: Square) -> i16 {
 mod tests {
     use super::*;
 
+    /// Calls `f` on each 将棋図巧 problem and each position two plies (a check and an evasion)
+    /// below it: attacker nodes of every kind.
+    fn zukou_attacker_nodes(mut f: impl FnMut(&mut Position)) {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tsume/zukou.jsonl");
+        let text = std::fs::read_to_string(path).expect("data/tsume/zukou.jsonl");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let mut pos = Position::from_sfen(v["sfen"].as_str().unwrap()).unwrap();
+            f(&mut pos);
+            for c in pos.moves(MoveFilter::Checks).iter().copied() {
+                pos.do_move(c);
+                for e in pos.moves(MoveFilter::Evasions).iter().copied() {
+                    pos.do_move(e);
+                    f(&mut pos);
+                    pos.undo_move();
+                }
+                pos.undo_move();
+            }
+        }
+    }
+
     /// Every check [`Escapes::survive`] passes over leaves the defender an answer: checked on
     /// each position two plies (a check and an evasion) below the 将棋図巧 problems.
     #[test]
     fn a_check_the_escape_test_passes_over_is_no_mate() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tsume/zukou.jsonl");
-        let text = std::fs::read_to_string(path).expect("data/tsume/zukou.jsonl");
         let (mut passed, mut tried, mut mates) = (0u32, 0u32, 0u32);
-        let mut check = |pos: &mut Position| {
+        zukou_attacker_nodes(|pos| {
             let escapes = Escapes::new(pos);
             for m in pos.moves(MoveFilter::Checks).iter().copied() {
                 let survives = escapes.survive(pos, m);
@@ -1698,21 +1797,7 @@ mod tests {
                 passed += survives as u32;
                 mates += !answered as u32;
             }
-        };
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let mut pos = Position::from_sfen(v["sfen"].as_str().unwrap()).unwrap();
-            check(&mut pos);
-            for c in pos.moves(MoveFilter::Checks).iter().copied() {
-                pos.do_move(c);
-                for e in pos.moves(MoveFilter::Evasions).iter().copied() {
-                    pos.do_move(e);
-                    check(&mut pos);
-                    pos.undo_move();
-                }
-                pos.undo_move();
-            }
-        }
+        });
         // The test decides most checks, and the positions hold mates for it to miss.
         assert!(
             tried > 10_000 && passed * 2 > tried && mates > 0,
@@ -1796,5 +1881,56 @@ mod tests {
         assert!(r.pn == 0 && r.len == 1, "{r:?}");
         let r = with_walker(sfen, false, |w| w.run(1)).unwrap();
         assert!(r.dn == 0 && r.len >= 1, "{r:?}");
+    }
+
+    /// The liberties of each check from the neighbourhood computed once per node equal those
+    /// computed for the check alone (every square next to the king tested with the occupancy
+    /// after the check), on the positions of [`zukou_attacker_nodes`].
+    #[test]
+    fn liberties_from_the_shared_neighbourhood_equal_those_of_each_check() {
+        let (mut tried, mut recomputed, mut some) = (0u32, 0u32, 0u32);
+        zukou_attacker_nodes(|pos| {
+            let us = pos.side_to_move();
+            let Some(k) = pos.king(us.flip()) else {
+                return;
+            };
+            let near = Neighbourhood::new(pos).expect("the defender has a king");
+            for m in pos.moves(MoveFilter::Checks).iter().copied() {
+                let to = m.to();
+                let support = pos.attackers_to(us, to, pos.occupied()).count() + m.is_drop() as u32;
+                let kind = pos.moved_kind(m).unwrap();
+                let mut occ = pos.occupied().with(to).without(k);
+                if let Some(f) = m.from() {
+                    occ = occ.without(f);
+                }
+                let covered = attacks::attacks(us, kind, to, occ);
+                let sets = pos.attack_sets(us);
+                let mut alone = 0;
+                for s in king_attacks(k) & !pos.pieces_of(us.flip()) & !covered {
+                    let free = if s == to {
+                        support <= 1
+                    } else {
+                        !sets.attacks(s, occ)
+                    };
+                    alone += free as u32;
+                    let moved = Bitboard::from_square(to) | Bitboard::from_square_opt(m.from());
+                    let line = near.lines[..near.len].iter().find(|l| l.0 == s).unwrap().1;
+                    recomputed += (s != to && (line & moved).is_any()) as u32;
+                }
+                assert_eq!(
+                    near.liberties(pos, m, support),
+                    alone,
+                    "{m} in {}",
+                    pos.to_sfen()
+                );
+                tried += 1;
+                some += (alone > 0) as u32;
+            }
+        });
+        // Both ways of the shared test (a square's line crossed by the check or not) are met.
+        assert!(
+            tried > 10_000 && some > 1_000 && recomputed > 100,
+            "{tried} checks, {some} with liberties, {recomputed} squares recomputed"
+        );
     }
 }
