@@ -540,7 +540,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             // only where the capture is free.
             self.tentative_captures(child_budget, self.composer && budget != LEN_INF)
         } else {
-            [None; 81]
+            Tentative::NONE
         };
         let base = self.kids.len();
         let mut old = false;
@@ -585,9 +585,9 @@ impl<'w, 'a> Walker<'w, 'a> {
                 c.flags |= F_INTERP;
             }
             let tentative_proof = match m.drop_kind() {
-                Some(kind) => {
-                    tentative[m.to().index()].map(|(len, h)| (len, hands::minus_sat(h, kind)))
-                }
+                Some(kind) => tentative
+                    .get(m.to())
+                    .map(|(len, h)| (len, hands::minus_sat(h, kind))),
                 None => None,
             };
             if let Some(d) = self.repeats(ck, ch) {
@@ -680,17 +680,14 @@ impl<'w, 'a> Walker<'w, 'a> {
     /// definition (the checking piece takes it for free and mates without it). With
     /// `free_only`, squares where the defender might take the checking piece back are left out
     /// (the search then decides those drops, exactly).
-    fn tentative_captures(
-        &mut self,
-        child_budget: u16,
-        free_only: bool,
-    ) -> [Option<(u16, Hand)>; 81] {
-        let mut out = [None; 81];
+    fn tentative_captures(&mut self, child_budget: u16, free_only: bool) -> Tentative {
+        let mut out = Tentative::NONE;
         let us = self.pos.side_to_move();
         let ch = self.pos.checkers();
         let (Some(k), Some(c)) = (self.pos.king(us), ch.first()) else {
             return out;
         };
+        out.king = Some(k);
         let block = between(k, c);
         if ch.has_more_than_one() || block.is_empty() || child_budget == 0 {
             return out;
@@ -721,9 +718,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                 if !self.capture_is_legal(c, s) || (free_only && self.may_retake(c, s)) {
                     continue;
                 }
-                if out[s.index()].is_none_or(|(l, _)| len + 1 < l) {
-                    out[s.index()] = Some((len + 1, h));
-                }
+                out.offer(s, len + 1, h);
             }
         }
         out
@@ -1484,6 +1479,45 @@ impl Escapes {
         // board: one table lookup, before the lines are traced.
         (free & !attacks::pseudo_attacks(us, kind, to)).is_any()
             || (free & !attacks::attacks(us, kind, to, occ)).is_any()
+    }
+}
+
+/// The drops between the king and a distant checker proven by a tentative capture
+/// ([`Walker::tentative_captures`]): the mate length and proof pieces of each, by its distance
+/// from the king (a line holds at most seven squares between its ends).
+struct Tentative {
+    king: Option<Square>,
+    found: Bitboard,
+    by_distance: [(u16, Hand); 8],
+}
+
+impl Tentative {
+    /// No drop proven.
+    const NONE: Tentative = Tentative {
+        king: None,
+        found: Bitboard::EMPTY,
+        by_distance: [(0, Hand::EMPTY); 8],
+    };
+
+    /// The length and proof pieces of a drop on `s`, if proven.
+    #[inline]
+    fn get(&self, s: Square) -> Option<(u16, Hand)> {
+        let k = self.king?;
+        self.found
+            .contains(s)
+            .then(|| self.by_distance[distance(k, s) as usize])
+    }
+
+    /// Keeps a proof of a drop on `s` (the king's square set) if it is shorter than the one
+    /// held.
+    fn offer(&mut self, s: Square, len: u16, h: Hand) {
+        let Some(k) = self.king else {
+            return;
+        };
+        if self.get(s).is_none_or(|(l, _)| len < l) {
+            self.found = self.found.with(s);
+            self.by_distance[distance(k, s) as usize] = (len, h);
+        }
     }
 }
 
