@@ -465,17 +465,24 @@ impl Position {
                 | (attacks::step_attacks(from, PieceKind::Silver, sq) & k(PieceKind::Silver))
                 | (attacks::gold_attacks(from, sq) & golds)
         };
-        let file_and_rank = attacks::rook_attacks(sq, occupied);
-        let lances = k(PieceKind::Lance) & file_and_rank;
-        let black_lances = lances & attacks::lance_pseudo_attacks(Color::White, sq) & black;
-        let white_lances = lances & attacks::lance_pseudo_attacks(Color::Black, sq) & white;
-        (steppers(Color::Black) & black)
+        let steps = (steppers(Color::Black) & black)
             | (steppers(Color::White) & white)
-            | (king_attacks(sq) & kings)
-            | (file_and_rank & rooks)
-            | (attacks::bishop_attacks(sq, occupied) & bishops)
-            | black_lances
-            | white_lances
+            | (king_attacks(sq) & kings);
+        // Lines are traced only where a sliding piece stands on one of `sq`'s lines.
+        let lances = k(PieceKind::Lance);
+        let on_file_or_rank = attacks::rook_pseudo_attacks(sq) & (rooks | lances);
+        let on_diagonal = attacks::bishop_pseudo_attacks(sq) & bishops;
+        let mut sliders = Bitboard::EMPTY;
+        if on_file_or_rank.is_any() {
+            let file_and_rank = attacks::rook_attacks(sq, occupied);
+            let black_lances = attacks::lance_pseudo_attacks(Color::White, sq) & black;
+            let white_lances = attacks::lance_pseudo_attacks(Color::Black, sq) & white;
+            sliders = file_and_rank & (rooks | (lances & (black_lances | white_lances)));
+        }
+        if on_diagonal.is_any() {
+            sliders |= attacks::bishop_attacks(sq, occupied) & bishops;
+        }
+        steps | sliders
     }
 
     /// Whether any piece of `attacker` attacks `sq` (with the current occupancy).

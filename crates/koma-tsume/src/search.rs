@@ -544,7 +544,7 @@ impl<'w, 'a> Walker<'w, 'a> {
         };
         let base = self.kids.len();
         let mut old = false;
-        let mut near = None;
+        let mut around = Around::new();
         // Every child's window is asked for at once, so its cache misses overlap instead of
         // coming one after another in the loop below.
         self.child_keys.clear();
@@ -557,9 +557,9 @@ impl<'w, 'a> Walker<'w, 'a> {
             let ck = self.child_keys[i];
             let ch = self.hand_after(m);
             // The initial numbers, computed only where neither the path nor the table decides.
-            let initial = |pos: &Position, near: &mut Option<Option<Neighbourhood>>| {
+            let initial = |pos: &Position, around: &mut Around| {
                 if tuning.estimates {
-                    estimate(pos, m, or, near)
+                    estimate(pos, m, or, around)
                 } else {
                     (1, 1)
                 }
@@ -629,7 +629,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                             (c.pn, c.dn) = if b == child_budget {
                                 (pn, dn)
                             } else {
-                                let (ipn, idn) = initial(&self.pos, &mut near);
+                                let (ipn, idn) = initial(&self.pos, &mut around);
                                 match tuning.budgets {
                                     true if b > child_budget => (ipn.max(pn), idn),
                                     true => (ipn, idn.max(dn)),
@@ -639,7 +639,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                             old |= tuning.tca && d < depth;
                         }
                         None => {
-                            (c.pn, c.dn) = initial(&self.pos, &mut near);
+                            (c.pn, c.dn) = initial(&self.pos, &mut around);
                             if p.proven.is_none() && p.disproven.is_none() {
                                 c.flags |= F_NEW;
                             }
@@ -1589,17 +1589,11 @@ fn add_sat(h: Hand, kind: PieceKind) -> Hand {
 
 /// df-pn+ initial proof and disproof numbers of the child after `m` (Nagai's df-pn+; the
 /// features follow GPS Shogi's and KomoringHeights' estimates: the pieces that defend and
-/// support the destination, captures, king moves). `near` holds the defender king's
-/// neighbourhood at an attacker node once a check needed it (one per expansion).
-fn estimate(
-    pos: &Position,
-    m: Move,
-    or: bool,
-    near: &mut Option<Option<Neighbourhood>>,
-) -> (u32, u32) {
+/// support the destination, captures, king moves). `around` holds what the node's children
+/// share.
+fn estimate(pos: &Position, m: Move, or: bool, around: &mut Around) -> (u32, u32) {
     const U: u32 = 2;
     let us = pos.side_to_move();
-    let them = us.flip();
     let to = m.to();
     let captured = pos.piece_at(to);
     if !or {
@@ -1611,9 +1605,8 @@ fn estimate(
         }
     }
     // Counted only where the numbers depend on them.
-    let both = pos.attackers_to_both(to, pos.occupied());
-    let support = (both & pos.pieces_of(us)).count() + m.is_drop() as u32;
-    let defence = (both & pos.pieces_of(them)).count();
+    let (support, defence) = around.counts(pos, to);
+    let support = support + m.is_drop() as u32;
     if or {
         let (mut pn, mut dn) = (U, U);
         if defence >= 2 {
@@ -1629,7 +1622,7 @@ fn estimate(
             pn += U;
         }
         // A king with squares to flee to is harder to mate (GPS Shogi's liberty estimate).
-        if let Some(near) = near.get_or_insert_with(|| Neighbourhood::new(pos)) {
+        if let Some(near) = around.near.get_or_insert_with(|| Neighbourhood::new(pos)) {
             pn += U * near.liberties(pos, m, support);
         }
         (pn, dn)
@@ -1642,6 +1635,41 @@ fn estimate(
         } else {
             (U, 2 * U)
         }
+    }
+}
+
+/// What the df-pn+ estimates of one node's children share, each part computed when a child
+/// first needs it: the pieces of each side attacking a destination (the same for every move
+/// there: the moving piece counts from its old square), and the defender king's neighbourhood.
+struct Around {
+    counted: Bitboard,
+    /// The mover's and the other side's pieces attacking each square in `counted`.
+    counts: [(u8, u8); 81],
+    near: Option<Option<Neighbourhood>>,
+}
+
+impl Around {
+    fn new() -> Around {
+        Around {
+            counted: Bitboard::EMPTY,
+            counts: [(0, 0); 81],
+            near: None,
+        }
+    }
+
+    /// The mover's and the other side's pieces in `pos` attacking `to`.
+    #[inline]
+    fn counts(&mut self, pos: &Position, to: Square) -> (u32, u32) {
+        if !self.counted.contains(to) {
+            let us = pos.side_to_move();
+            let both = pos.attackers_to_both(to, pos.occupied());
+            let mine = (both & pos.pieces_of(us)).count_sparse();
+            let theirs = (both & pos.pieces_of(us.flip())).count_sparse();
+            self.counts[to.index()] = (mine as u8, theirs as u8);
+            self.counted = self.counted.with(to);
+        }
+        let (mine, theirs) = self.counts[to.index()];
+        (mine as u32, theirs as u32)
     }
 }
 
@@ -1919,9 +1947,10 @@ mod tests {
 
     /// The liberties of each check from the neighbourhood computed once per node equal those
     /// computed for the check alone (every square next to the king tested with the occupancy
-    /// after the check), on the positions of [`zukou_attacker_nodes`].
+    /// after the check), and so do the pieces attacking its destination, on the positions of
+    /// [`zukou_attacker_nodes`].
     #[test]
-    fn liberties_from_the_shared_neighbourhood_equal_those_of_each_check() {
+    fn what_checks_share_equals_what_each_check_computes() {
         let (mut tried, mut recomputed, mut some) = (0u32, 0u32, 0u32);
         zukou_attacker_nodes(|pos| {
             let us = pos.side_to_move();
@@ -1929,9 +1958,15 @@ mod tests {
                 return;
             };
             let near = Neighbourhood::new(pos).expect("the defender has a king");
+            let mut around = Around::new();
             for m in pos.moves(MoveFilter::Checks).iter().copied() {
                 let to = m.to();
-                let support = pos.attackers_to(us, to, pos.occupied()).count() + m.is_drop() as u32;
+                let occupied = pos.occupied();
+                let support = pos.attackers_to(us, to, occupied).count() + m.is_drop() as u32;
+                let defence = pos.attackers_to(us.flip(), to, occupied).count();
+                // The counts shared by the node's checks are those of each check.
+                let (mine, theirs) = around.counts(pos, to);
+                assert_eq!((mine + m.is_drop() as u32, theirs), (support, defence));
                 let kind = pos.moved_kind(m).unwrap();
                 let mut occ = pos.occupied().with(to).without(k);
                 if let Some(f) = m.from() {
