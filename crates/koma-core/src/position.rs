@@ -419,18 +419,33 @@ impl Position {
 
     // ----- attacks -----
 
+    /// The pieces of both colours grouped by the way they attack, for [`Position::attackers_to`]
+    /// and [`Position::attackers_to_both`].
+    #[inline]
+    fn movers(&self) -> Movers {
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        Movers {
+            golds: k(PieceKind::Gold)
+                | k(PieceKind::ProPawn)
+                | k(PieceKind::ProLance)
+                | k(PieceKind::ProKnight)
+                | k(PieceKind::ProSilver),
+            kings: k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon),
+            rooks: k(PieceKind::Rook) | k(PieceKind::Dragon),
+            bishops: k(PieceKind::Bishop) | k(PieceKind::Horse),
+        }
+    }
+
     /// Pieces of `attacker` that attack `sq`, with `occupied` blocking sliding pieces.
     pub fn attackers_to(&self, attacker: Color, sq: Square, occupied: Bitboard) -> Bitboard {
         let defender = attacker.flip();
         let k = |kind: PieceKind| self.by_kind[kind.index()];
-        let golds = k(PieceKind::Gold)
-            | k(PieceKind::ProPawn)
-            | k(PieceKind::ProLance)
-            | k(PieceKind::ProKnight)
-            | k(PieceKind::ProSilver);
-        let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
-        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
-        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
+        let Movers {
+            golds,
+            kings,
+            rooks,
+            bishops,
+        } = self.movers();
         let steppers = (attacks::step_attacks(defender, PieceKind::Pawn, sq) & k(PieceKind::Pawn))
             | (attacks::step_attacks(defender, PieceKind::Knight, sq) & k(PieceKind::Knight))
             | (attacks::step_attacks(defender, PieceKind::Silver, sq) & k(PieceKind::Silver))
@@ -449,14 +464,12 @@ impl Position {
         let k = |kind: PieceKind| self.by_kind[kind.index()];
         let black = self.by_color[Color::Black.index()];
         let white = self.by_color[Color::White.index()];
-        let golds = k(PieceKind::Gold)
-            | k(PieceKind::ProPawn)
-            | k(PieceKind::ProLance)
-            | k(PieceKind::ProKnight)
-            | k(PieceKind::ProSilver);
-        let kings = k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon);
-        let rooks = k(PieceKind::Rook) | k(PieceKind::Dragon);
-        let bishops = k(PieceKind::Bishop) | k(PieceKind::Horse);
+        let Movers {
+            golds,
+            kings,
+            rooks,
+            bishops,
+        } = self.movers();
         // The steps of `color`'s pieces that reach `sq`: the steps of the other colour's from it.
         let steppers = |color: Color| {
             let from = color.flip();
@@ -743,4 +756,16 @@ impl AttackSets {
             .into_iter()
             .any(|s| (between(s, sq) & occupied).is_empty())
     }
+}
+
+/// Pieces of both colours grouped by the way they attack (see `Position::movers`).
+struct Movers {
+    /// Golds and the pieces that move as a gold (promoted pawn, lance, knight, silver).
+    golds: Bitboard,
+    /// Pieces with the king's steps: kings, horses and dragons.
+    kings: Bitboard,
+    /// Rooks and dragons (file and rank lines).
+    rooks: Bitboard,
+    /// Bishops and horses (diagonal lines).
+    bishops: Bitboard,
 }

@@ -836,16 +836,8 @@ impl<'w, 'a> Walker<'w, 'a> {
         let mut checks = MoveList::new();
         self.pos
             .generate(MoveFilter::Checks, NonPromotions::All, |m| checks.push(m));
-        let key = self.key();
-        if let Some(h) = self.mate1(&checks) {
-            self.sh.tt.store_proven(key, h, 1, 1);
-            return Some(Res {
-                pn: 0,
-                dn: INF,
-                len: 1,
-                hand: h,
-                rep: NO_REP,
-            });
+        if let Some(r) = self.proven_in_one(&checks) {
+            return Some(r);
         }
         if !self.no_mate_within_two(&checks) {
             return None;
@@ -855,12 +847,26 @@ impl<'w, 'a> Walker<'w, 'a> {
         } else {
             (self.hand(), 2)
         };
-        self.sh.tt.store_disproven(key, hand, len, 1);
+        self.sh.tt.store_disproven(self.key(), hand, len, 1);
         Some(Res {
             pn: INF,
             dn: 0,
             len,
             hand,
+            rep: NO_REP,
+        })
+    }
+
+    /// The current (attacker) node proven by a mate in one among `checks`, stored in the
+    /// table; `None` if there is none.
+    fn proven_in_one(&mut self, checks: &[Move]) -> Option<Res> {
+        let h = self.mate1(checks)?;
+        self.sh.tt.store_proven(self.key(), h, 1, 1);
+        Some(Res {
+            pn: 0,
+            dn: INF,
+            len: 1,
+            hand: h,
             rep: NO_REP,
         })
     }
@@ -962,15 +968,8 @@ impl<'w, 'a> Walker<'w, 'a> {
             let mut checks = MoveList::new();
             self.pos
                 .generate(MoveFilter::Checks, NonPromotions::All, |m| checks.push(m));
-            if let Some(h) = self.mate1(&checks) {
-                self.sh.tt.store_proven(self.key(), h, 1, 1);
-                return Some(Res {
-                    pn: 0,
-                    dn: INF,
-                    len: 1,
-                    hand: h,
-                    rep: NO_REP,
-                });
+            if let Some(r) = self.proven_in_one(&checks) {
+                return Some(r);
             }
         }
         loop {
