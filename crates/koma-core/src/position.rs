@@ -419,8 +419,8 @@ impl Position {
 
     // ----- attacks -----
 
-    /// The pieces of both colours grouped by the way they attack, for [`Position::attackers_to`]
-    /// and [`Position::attackers_to_both`].
+    /// The pieces of both colours grouped by the way they attack, for [`Position::attackers_to`],
+    /// [`Position::attackers_to_both`] and [`Position::attack_sets`].
     #[inline]
     fn movers(&self) -> Movers {
         let k = |kind: PieceKind| self.by_kind[kind.index()];
@@ -517,19 +517,16 @@ impl Position {
     pub fn attack_sets(&self, attacker: Color) -> AttackSets {
         let theirs = self.by_color[attacker.index()];
         let k = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
+        let movers = self.movers();
         AttackSets {
             attacker,
             pawns: k(PieceKind::Pawn),
             knights: k(PieceKind::Knight),
             silvers: k(PieceKind::Silver),
-            golds: k(PieceKind::Gold)
-                | k(PieceKind::ProPawn)
-                | k(PieceKind::ProLance)
-                | k(PieceKind::ProKnight)
-                | k(PieceKind::ProSilver),
-            kings: k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon),
-            rooks: k(PieceKind::Rook) | k(PieceKind::Dragon),
-            bishops: k(PieceKind::Bishop) | k(PieceKind::Horse),
+            golds: movers.golds & theirs,
+            kings: movers.kings & theirs,
+            rooks: movers.rooks & theirs,
+            bishops: movers.bishops & theirs,
             lances: k(PieceKind::Lance),
         }
     }
