@@ -290,6 +290,10 @@ pub(crate) struct Walker<'w, 'a> {
     child_keys: Vec<u64>,
     /// Whether bounded searches leave useless interpositions out of the length.
     composer: bool,
+    /// The checks searched at the attacker node of depth `only_depth` ([`Walker::run_only`];
+    /// 0: no node restricted).
+    only: Vec<Move>,
+    only_depth: u16,
 }
 
 impl<'w, 'a> Walker<'w, 'a> {
@@ -304,6 +308,8 @@ impl<'w, 'a> Walker<'w, 'a> {
             kids: Vec::with_capacity(256),
             child_keys: Vec::with_capacity(256),
             composer,
+            only: Vec::new(),
+            only_depth: 0,
         };
         let key = keys::board_key(&w.pos);
         let hand = w.pos.hand(w.sh.attacker);
@@ -523,10 +529,15 @@ impl<'w, 'a> Walker<'w, 'a> {
         } else {
             MoveFilter::Evasions
         };
-        self.pos
-            .generate(filter, NonPromotions::All, |m| list.push(m));
         let key = self.key();
         let depth = self.depth();
+        let restricted = or && depth == self.only_depth;
+        let only = &self.only;
+        self.pos.generate(filter, NonPromotions::All, |m| {
+            if !restricted || only.contains(&m) {
+                list.push(m)
+            }
+        });
         let child_budget = sub_budget(budget);
         let tuning = self.sh.tuning;
         let block = if or || !self.composer || budget == LEN_INF {
@@ -1001,6 +1012,28 @@ impl<'w, 'a> Walker<'w, 'a> {
         r
     }
 
+    /// As [`Walker::run`] at an attacker node, with only the checks `moves` searched there: a
+    /// proof says one of them mates within `budget` plies, a disproof that none does (on this
+    /// path). The result is not the node's, so it is not stored; its children's are.
+    pub(crate) fn run_only(&mut self, moves: &[Move], budget: u16) -> Option<Res> {
+        debug_assert!(self.or_node() && self.only_depth == 0);
+        self.only = moves.to_vec();
+        self.only_depth = self.depth();
+        let r = loop {
+            let r = self.search(INF, INF, budget, false);
+            self.sh.root = (r.pn, r.dn);
+            if r.is_final() {
+                break Some(r);
+            }
+            if self.sh.halted() {
+                break None;
+            }
+        };
+        self.only_depth = 0;
+        self.only.clear();
+        r
+    }
+
     fn search(&mut self, mut th_pn: u32, mut th_dn: u32, budget: u16, mut inc: bool) -> Res {
         let depth = self.depth();
         let or = self.or_node();
@@ -1103,6 +1136,10 @@ impl<'w, 'a> Walker<'w, 'a> {
             }
         };
         self.kids.truncate(base);
+        if depth == self.only_depth {
+            // A restricted node's result ([`Walker::run_only`]) is not the position's.
+            return result;
+        }
         let amount = (self.sh.nodes - start_nodes).min(u32::MAX as u64) as u32;
         let key = self.key();
         if result.pn == 0 {
@@ -1875,6 +1912,36 @@ mod tests {
         let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
         let mut w = Walker::new(&mut sh, pos, composer);
         f(&mut w)
+    }
+
+    /// A search restricted to some checks answers for them alone, and leaves no result of the
+    /// node in the table: after "none of these mates", the node's own search still finds the
+    /// mate by the check left out.
+    #[test]
+    fn a_restricted_search_answers_for_its_checks_only() {
+        // ▲５二金 mates; golds dropped beside it are taken by the king.
+        let sfen = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        with_walker(sfen, true, |w| {
+            let mate: Move = "G*5b".parse().unwrap();
+            let others: Vec<Move> = w
+                .pos
+                .moves(MoveFilter::Checks)
+                .iter()
+                .copied()
+                .filter(|&m| m != mate)
+                .collect();
+            assert!(!others.is_empty());
+            let r = w.run_only(&others, 5).unwrap();
+            assert_eq!(r.dn, 0, "{r:?}");
+            let p = w.sh.tt.probe(w.key(), w.hand(), 5);
+            assert!(p.disproven.is_none() && p.unknown.is_none(), "{p:?}");
+            let r = w.run_only(&[mate], 5).unwrap();
+            assert_eq!((r.pn, r.len), (0, 1));
+            let r = w.run(5).unwrap();
+            assert_eq!((r.pn, r.len), (0, 1));
+            let r = w.run_only(&others, 5).unwrap();
+            assert_eq!(r.dn, 0, "{r:?}");
+        });
     }
 
     /// Whether the attacker (to move in `pos`) has a mate in one, or a check the defender

@@ -540,13 +540,60 @@ fn walk_composer(w: &mut Walker, length: u16, line: &mut Vec<Move>) -> Result<()
 
 /// At an attacker node with a shortest mate of exactly `len` plies: the first check in
 /// canonical order that mates in `len - 1` more.
+///
+/// With `len - 1` of [`RACE_FROM`] plies or more, the checks before the first one the table
+/// proves (the exact-length search has just proven one) are asked together, by one search
+/// restricted to them ([`Walker::run_only`]), instead of one by one: df-pn shares its effort
+/// among them as it does among all the checks of a node (図巧7's first ply: 2.67 M nodes one by
+/// one; docs/DECISIONS.md, session 13). A proof among them moves the candidate back to the
+/// first check the table then proves, and the checks before it are asked again.
 fn shortest_check(w: &mut Walker, len: u16) -> Result<Move, Halt> {
-    for m in order::moves(&w.pos, true) {
+    let moves = order::moves(&w.pos, true);
+    if len > RACE_FROM
+        && let Some(m) = first_mating_together(w, &moves, len - 1)?
+    {
+        return Ok(m);
+    }
+    for &m in &moves {
         if mates_within(w, m, len - 1)? {
             return Ok(m);
         }
     }
     Err(Halt::Inconsistent)
+}
+
+/// The first of `moves` (the checks at the walker's attacker node, in canonical order) that
+/// mates within `budget` plies, found by searches restricted to the checks before the first
+/// one the table proves; `None` if the table proves none of them, or none that
+/// [`mates_within`] confirms on this path (the caller then asks each check in turn).
+fn first_mating_together(
+    w: &mut Walker,
+    moves: &[Move],
+    budget: u16,
+) -> Result<Option<Move>, Halt> {
+    let proven = |w: &Walker, upto: usize| {
+        moves[..upto]
+            .iter()
+            .position(|&m| w.child_proof(m, budget).is_some())
+    };
+    let Some(mut cand) = proven(w, moves.len()) else {
+        return Ok(None);
+    };
+    while cand > 0 {
+        let r = w
+            .run_only(&moves[..cand], budget + 1)
+            .ok_or(Halt::Stopped)?;
+        if r.dn == 0 {
+            break;
+        }
+        // One of them mates: the table holds its proof, unless it was not stored.
+        match proven(w, cand) {
+            Some(i) => cand = i,
+            None => return Ok(None),
+        }
+    }
+    // The table's proof was found on other paths: confirmed on this one.
+    Ok(mates_within(w, moves[cand], budget)?.then_some(moves[cand]))
 }
 
 /// The least budget for which [`mates_within`] races two searches; below it the bounded
@@ -667,6 +714,46 @@ mod tests {
             w.run(budget)
         };
         (r, sh.nodes)
+    }
+
+    /// The checks before the table's first proven one, asked together, choose the same check
+    /// as asking each in turn (the first in canonical order that mates within the budget): at
+    /// the attacker nodes of 図巧7's answer 11 and 9 plies from the mate.
+    #[test]
+    fn checks_asked_together_choose_as_one_by_one() {
+        let sfen = "1nkg5/2s6/3rp4/1B7/r8/1PN6/9/9/9 b BG3SN2gn4l16p 1";
+        let line = ["S*8b", "7a8b", "N*7d", "8b8c", "S*9d", "8c9d"];
+        let mut not_first = 0;
+        for (plies, len) in [(4, 11u16), (6, 9)] {
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            for m in &line[..plies] {
+                pos.do_move(m.parse().unwrap());
+            }
+            let opts = Options::default().hash_mib(16).nodes(3_000_000);
+            let cancel = Cancel::new();
+            let mut cb = |_: &Progress| {};
+            // Asked together, after the proof and the exact length, as the walk asks.
+            let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+            let moves = order::moves(&pos, true);
+            let together = {
+                let mut w = Walker::new(&mut sh, pos.clone(), true);
+                let proof = w.run(LEN_INF).unwrap();
+                assert_eq!(shortest(&mut w, 0, proof.len), Ok(len));
+                first_mating_together(&mut w, &moves, len - 1).unwrap()
+            };
+            // One by one, in a solve of its own.
+            let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+            let mut w = Walker::new(&mut sh, pos.clone(), true);
+            let one_by_one = moves
+                .iter()
+                .copied()
+                .find(|&m| mates_within(&mut w, m, len - 1).unwrap());
+            assert!(one_by_one.is_some());
+            assert_eq!(together, one_by_one, "after {plies} plies");
+            not_first += (one_by_one != moves.first().copied()) as u32;
+        }
+        // The restricted search was asked at least once.
+        assert!(not_first > 0);
     }
 
     #[test]
