@@ -35,6 +35,10 @@ mod check;
 mod hands;
 mod keys;
 mod options;
+/// The exhaustive oracle of the integration tests, for the search's own unit tests.
+#[cfg(test)]
+#[path = "../tests/oracle/mod.rs"]
+mod oracle;
 mod order;
 mod outcome;
 mod problem;

@@ -16,10 +16,10 @@
 //!   result only at or above that depth; below it lives only in the parent's child list.
 //! - **Accelerators** (each switchable in [`Tuning`] for measurement): df-pn+ initial numbers,
 //!   mate-in-1 and no-check detection at new attacker nodes (at a bounded search's horizon, no
-//!   mate in one settling the node), lazy expansion of interpositions on one square and of
-//!   useless non-promotions, disproof numbers of the attacker's drops counted once (double-count
-//!   control), and threshold extension where a child was reached before at a shallower depth
-//!   (TCA).
+//!   mate in one settling the node; three or four plies from it, an exact mate in three), lazy
+//!   expansion of interpositions on one square and of useless non-promotions, disproof numbers
+//!   of the attacker's drops counted once (double-count control), and threshold extension where
+//!   a child was reached before at a shallower depth (TCA).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -51,7 +51,8 @@ pub struct Tuning {
     /// df-pn+ initial proof and disproof numbers from the pieces around the destination.
     pub estimates: bool,
     /// Mate-in-1 and no-check detection at attacker nodes on their first visit; with one or two
-    /// plies left (a bounded search's horizon), no mate in one settles the node too.
+    /// plies left (a bounded search's horizon), no mate in one settles the node too, and with
+    /// three or four, where the search reaches it, the exact mate in three.
     pub mate1: bool,
     /// Interpositions on one square searched one after another; useless non-promotions after
     /// their promotion.
@@ -840,23 +841,39 @@ impl<'w, 'a> Walker<'w, 'a> {
         true
     }
 
-    /// The attacker node at the search's horizon (the current position, `budget` ≤ 2 plies
-    /// left) settled without expanding it, where a mate in one or its absence decides it (see
-    /// [`Walker::no_mate_within_two`]); stored in the table.
-    fn settle_horizon(&mut self) -> Option<Res> {
+    /// The attacker node at the search's horizon (the current position, `budget` ≤ 4 plies
+    /// left) settled without expanding it, where a mate in one or its absence (one or two plies
+    /// left, see [`Walker::no_mate_within_two`]) or the exact mate in three (three or four, see
+    /// [`Walker::mate_in_three`]) decides it; stored in the table.
+    fn settle_horizon(&mut self, budget: u16) -> Option<Res> {
         let mut checks = MoveList::new();
         self.pos
             .generate(MoveFilter::Checks, NonPromotions::All, |m| checks.push(m));
         if let Some(r) = self.proven_in_one(&checks) {
             return Some(r);
         }
-        if !self.no_mate_within_two(&checks) {
-            return None;
-        }
         let (hand, len) = if checks.is_empty() {
             (self.held_kinds_max(), LEN_INF)
-        } else {
+        } else if budget <= 2 {
+            if !self.no_mate_within_two(&checks) {
+                return None;
+            }
             (self.hand(), 2)
+        } else {
+            match self.mate_in_three(&checks) {
+                Three::Open => return None,
+                Three::Disproven => (self.hand(), 4),
+                Three::Proven(h) => {
+                    self.sh.tt.store_proven(self.key(), h, 3, 1);
+                    return Some(Res {
+                        pn: 0,
+                        dn: INF,
+                        len: 3,
+                        hand: h,
+                        rep: NO_REP,
+                    });
+                }
+            }
         };
         self.sh.tt.store_disproven(self.key(), hand, len, 1);
         Some(Res {
@@ -880,6 +897,68 @@ impl<'w, 'a> Walker<'w, 'a> {
             hand: h,
             rep: NO_REP,
         })
+    }
+
+    /// The exact mate in three of the current (attacker) node, which has no mate in one among
+    /// its `checks`: a check every evasion of which is answered by a mate in one proves it
+    /// (proof pieces as the search would combine them); a node each check of which has an
+    /// evasion with no mate within one or two plies after it has no mate within four (mates are
+    /// odd). The path is not read: both are facts of the position. In the composer's bounded
+    /// searches an interposition may be useless (adding nothing to the length): a node with a
+    /// check answered only by interpositions is [`Three::Open`] (the search decides it, as at
+    /// the horizon: see [`Walker::no_mate_within_two`]); otherwise an interposition not mated
+    /// in one, or an evasion after which a check is answered only by interpositions, refutes
+    /// nothing here, and a node whose checks are left unrefuted only by those is open too.
+    fn mate_in_three(&mut self, checks: &[Move]) -> Three {
+        // A check answered only by interposing may mate within one (all of them useless), so
+        // neither a length of three nor a refutation of that check would be exact.
+        if !self.no_mate_within_two(checks) {
+            return Three::Open;
+        }
+        let mut open = false;
+        let mut evasions = MoveList::new();
+        let mut replies = MoveList::new();
+        for &m in checks {
+            self.pos.do_move(m);
+            evasions.clear();
+            self.pos
+                .generate(MoveFilter::Evasions, NonPromotions::All, |e| {
+                    evasions.push(e)
+                });
+            let block = if self.composer {
+                self.drop_block()
+            } else {
+                Bitboard::EMPTY
+            };
+            let king = self.pos.king(self.pos.side_to_move());
+            let mut union = Hand::EMPTY;
+            let (mut refuted, mut unsure) = (false, false);
+            for &e in evasions.iter() {
+                let interposed = block.contains(e.to()) && e.from() != king;
+                self.pos.do_move(e);
+                replies.clear();
+                self.pos
+                    .generate(MoveFilter::Checks, NonPromotions::All, |r| replies.push(r));
+                let mated = self.mate1(&replies);
+                let lasts = mated.is_none() && !interposed && self.no_mate_within_two(&replies);
+                self.pos.undo_move();
+                match mated {
+                    Some(h) => union = hands::max_each(union, h),
+                    None if lasts => {
+                        refuted = true;
+                        break;
+                    }
+                    None => unsure = true,
+                }
+            }
+            let proof = (!refuted && !unsure).then(|| self.and_proof_hand(union));
+            self.pos.undo_move();
+            if let Some(h) = proof {
+                return Three::Proven(self.or_proof_hand(m, h));
+            }
+            open |= !refuted;
+        }
+        if open { Three::Open } else { Three::Disproven }
     }
 
     /// A mate in one among `checks` (the attacker to move): its proof pieces.
@@ -1068,9 +1147,9 @@ impl<'w, 'a> Walker<'w, 'a> {
             };
         }
         if or
-            && budget <= 2
+            && budget <= 4
             && self.sh.tuning.mate1
-            && let Some(r) = self.settle_horizon()
+            && let Some(r) = self.settle_horizon(budget)
         {
             return r;
         }
@@ -1557,6 +1636,17 @@ impl Tentative {
     }
 }
 
+/// The verdict of [`Walker::mate_in_three`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Three {
+    /// Mated within three plies; the proof pieces.
+    Proven(Hand),
+    /// No mate within four plies.
+    Disproven,
+    /// Not decided here.
+    Open,
+}
+
 /// The verdict of [`Walker::useless`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Useless {
@@ -2009,6 +2099,75 @@ mod tests {
         assert!(r.pn == 0 && r.len == 1, "{r:?}");
         let r = with_walker(sfen, false, |w| w.run(1)).unwrap();
         assert!(r.dn == 0 && r.len >= 1, "{r:?}");
+    }
+
+    /// An attacker node with three or four plies left is settled where the search reaches it,
+    /// by the exact mate in three, in one node: proven within three (with proof pieces that
+    /// still mate: the attacker holding only those, the rest in the defender's hand) or "no
+    /// mate within four", as the exhaustive oracle finds (tests/oracle: every interposition
+    /// counted, the plain search's rule; with the free ones left out, fewer defences than the
+    /// composer's rule, so its "no mate" holds for the composer too). The composer's searches
+    /// leave a node to the search where a check is answered only by evasions that might be
+    /// useless interpositions, the plain ones never. On the positions two plies (a check and an
+    /// evasion) below the first 将棋図巧 problems.
+    #[test]
+    fn an_attacker_node_three_or_four_plies_from_the_horizon_is_settled_by_a_mate_in_three() {
+        use crate::oracle::{Exhaustive, Interpositions};
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tsume/zukou.jsonl");
+        let text = std::fs::read_to_string(path).expect("data/tsume/zukou.jsonl");
+        let (mut proven, mut disproven, mut open) = (0u32, 0u32, 0u32);
+        for line in text.lines().filter(|l| !l.trim().is_empty()).take(8) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let sfen = v["sfen"].as_str().unwrap();
+            let mut every = Exhaustive::new(Interpositions::Every);
+            let mut free = Exhaustive::new(Interpositions::FreeLeftOut);
+            for composer in [false, true] {
+                with_walker(sfen, composer, |w| {
+                    for c in w.pos.moves(MoveFilter::Checks).iter().copied() {
+                        w.push(c);
+                        for e in w.pos.moves(MoveFilter::Evasions).iter().copied() {
+                            w.push(e);
+                            for budget in [3, 4] {
+                                let before = w.sh.nodes;
+                                let r = w.search(INF, INF, budget, false);
+                                let one = w.sh.nodes - before == 1;
+                                let at = w.pos.to_sfen();
+                                if r.pn == 0 {
+                                    assert!(every.attack(&w.pos, r.len), "{at}: {r:?}");
+                                    let mut s = w.pos.to_setup();
+                                    let (a, d) = (w.sh.attacker.index(), 1 - w.sh.attacker.index());
+                                    for k in PieceKind::HAND {
+                                        let extra = s.hands[a].count(k) - r.hand.count(k);
+                                        s.hands[a] =
+                                            s.hands[a].with_count(k, r.hand.count(k)).unwrap();
+                                        let def = s.hands[d].count(k) + extra;
+                                        s.hands[d] = s.hands[d].with_count(k, def).unwrap();
+                                    }
+                                    let least = Position::from_setup(&s).unwrap();
+                                    assert!(every.attack(&least, r.len), "{at}: {r:?}");
+                                } else if r.dn == 0 {
+                                    assert!(r.len >= 4 && !free.attack(&w.pos, 3), "{at}: {r:?}");
+                                }
+                                if one && r.is_final() {
+                                    proven += (r.pn == 0 && r.len == 3) as u32;
+                                    disproven += (r.dn == 0) as u32;
+                                } else {
+                                    assert!(composer, "{at} at {budget}: {r:?}");
+                                    open += 1;
+                                }
+                            }
+                            w.pop();
+                        }
+                        w.pop();
+                    }
+                });
+            }
+        }
+        // Both verdicts are met, and the composer's doubts are few.
+        assert!(
+            proven > 20 && disproven > 100 && open * 10 < proven + disproven,
+            "{proven} proven, {disproven} disproven, {open} left to the search"
+        );
     }
 
     /// The liberties of each check from the neighbourhood computed once per node equal those
