@@ -108,7 +108,8 @@ pub(crate) fn prove_and_answer(w: &mut Walker, pos: &Position, composer: bool) -
     if !composer {
         return finish(pos, fallback, false);
     }
-    match composer_line(w, proof, not) {
+    let mut fallback = fallback;
+    match composer_line(w, proof, not, &mut fallback) {
         Ok(line) => finish(pos, line, true),
         Err(Halt::Stopped) => finish(pos, fallback, false),
         Err(Halt::Inconsistent) => Outcome::Unknown(UnknownReason::Inconsistent),
@@ -380,9 +381,15 @@ fn longest_proven_defence(w: &mut Walker) -> Result<Defence, Halt> {
 /// The composer's answer: settles the exact mate length, then walks down choosing by the
 /// rules (docs/tsume.md). (Refuting the other checks along the proof's line with short
 /// unbounded searches first, for the bounded searches to find in the table, was measured a
-/// loss: docs/DECISIONS.md.)
-fn composer_line(w: &mut Walker, proof: Res, not: u16) -> Result<Vec<Move>, Halt> {
-    let length = shortest(w, not, proof.len)?;
+/// loss: docs/DECISIONS.md.) `fallback`, the proof's line, is replaced by shorter lines as
+/// shorter proofs are found ([`shortest_keeping`]): the answer if a limit strikes before the end.
+fn composer_line(
+    w: &mut Walker,
+    proof: Res,
+    not: u16,
+    fallback: &mut Vec<Move>,
+) -> Result<Vec<Move>, Halt> {
+    let length = shortest_keeping(w, not, proof.len, Some(fallback))?;
     composer_line_from(w, length)
 }
 
@@ -498,6 +505,23 @@ fn line_after(w: &mut Walker, m: Move, len: u16, ply: u32) -> Result<Vec<Move>, 
 /// below the best proof, was measured far slower: 図巧2 took 21 million nodes instead of
 /// 160,000, refuting every middle budget on its own; docs/DECISIONS.md.)
 pub(crate) fn shortest(w: &mut Walker, not: u16, upper: u16) -> Result<u16, Halt> {
+    shortest_keeping(w, not, upper, None)
+}
+
+/// [`shortest`], replacing `line` (a mating line from the walker's position) after each proof
+/// by a line from the table's proofs ([`any_line`]) where that is shorter but not shorter than
+/// the proven bound: the best line known if a limit strikes before the exact length is settled.
+/// A long problem's proofs shorten the mate a few plies at a time (ミクロコスモス: 4 plies per
+/// paid search, docs/DECISIONS.md), and the first proof's line was returned whatever they
+/// proved. A line shorter than the bound is not taken: after bounded proofs the table's lengths
+/// no longer make [`any_line`]'s defender resist longest, and its line can be shorter than the
+/// mate (ミクロコスモス: 59 plies).
+fn shortest_keeping(
+    w: &mut Walker,
+    not: u16,
+    upper: u16,
+    mut line: Option<&mut Vec<Move>>,
+) -> Result<u16, Halt> {
     let mut hi = upper;
     while hi >= 3 && hi - 2 > not {
         w.sh.phase = Phase::Shortening { upper: hi as u32 };
@@ -509,6 +533,14 @@ pub(crate) fn shortest(w: &mut Walker, not: u16, upper: u16) -> Result<u16, Halt
             return Err(Halt::Inconsistent);
         }
         hi = r.len;
+        if let Some(line) = line.as_deref_mut()
+            && line.len() > hi as usize
+        {
+            let shorter = any_line(w)?;
+            if shorter.len() < line.len() && shorter.len() >= hi as usize {
+                *line = shorter;
+            }
+        }
     }
     Ok(hi)
 }
@@ -754,6 +786,31 @@ mod tests {
         }
         // The restricted search was asked at least once.
         assert!(not_first > 0);
+    }
+
+    /// The proof's line is replaced by a shorter line of each shorter proof of the exact-length
+    /// search: a limit striking there returns the best line known, not the first proof's.
+    #[test]
+    fn shortening_keeps_the_shortest_line_known() {
+        // zukou-018 (23 plies): the unbounded proof's line is longer.
+        let sfen = "7n1/5+B+P1r/7k1/7+p1/6P2/7N1/7N1/8B/9 b N2Pr4g4s4l13p 1";
+        let pos = Position::from_sfen(sfen).unwrap();
+        let opts = Options::default().hash_mib(16).nodes(2_000_000);
+        let cancel = Cancel::new();
+        let mut cb = |_: &Progress| {};
+        let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+        let mut w = Walker::new(&mut sh, pos.clone(), true);
+        let proof = w.run(LEN_INF).expect("within the node limit");
+        assert_eq!(proof.pn, 0);
+        let first = any_line(&mut w).expect("a line");
+        assert!(first.len() > 23, "the proof's line: {first:?}");
+        let mut line = first.clone();
+        let length = shortest_keeping(&mut w, 0, proof.len, Some(&mut line)).unwrap();
+        assert_eq!(length, 23);
+        assert!(line.len() < first.len() && line.len() >= 23, "{line:?}");
+        assert!(verify(&pos, &line, false).is_ok(), "{line:?}");
+        // Without a line to keep, the same length.
+        assert_eq!(shortest(&mut w, 0, proof.len).unwrap(), 23);
     }
 
     #[test]
