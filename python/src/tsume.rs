@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use koma_core::{Move, Position};
-use koma_tsume::{Cancel, Mode, Options, ProblemId, Report, Status, VerdictName};
+use koma_tsume::{Cancel, Mode, NotAProblem, Options, ProblemId, Report, Status, VerdictName};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};
@@ -41,8 +41,19 @@ fn options(
     Ok(o)
 }
 
-fn position(sfen: &str) -> PyResult<Position> {
-    koma_core::usi::parse_position(sfen).map_err(|e| SfenError::new_err(e.to_string()))
+/// The problem position: `SfenError` when it is not a position, `ValueError` when it is no
+/// mate problem (the side not to move has no king).
+fn problem(sfen: &str) -> PyResult<Position> {
+    let pos =
+        koma_core::usi::parse_position(sfen).map_err(|e| SfenError::new_err(e.to_string()))?;
+    match NotAProblem::of(&pos) {
+        Some(why) => Err(not_a_problem(why)),
+        None => Ok(pos),
+    }
+}
+
+fn not_a_problem(why: NotAProblem) -> PyErr {
+    PyValueError::new_err(why.to_string())
 }
 
 /// JSON data (koma-tsume's report types, serialised) as Python objects: dicts, lists, str,
@@ -76,7 +87,9 @@ fn py_value<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
 
 /// Solves a mate problem (the side to move attacks). Returns a dict: `outcome` ('mate',
 /// 'nomate', 'unknown'), for a mate `moves` (USI), `leftover` (pieces left in hand, SFEN hand
-/// letters, '' for none), `optimal`; for unknown `reason`; and `nodes`, `seconds`.
+/// letters, '' for none), `optimal`; for unknown `reason`; and `nodes`, `seconds`. Raises
+/// `SfenError` for a bad position and `ValueError` for one that is no mate problem (the side
+/// not to move, the defender, has no king).
 #[pyfunction]
 #[pyo3(signature = (sfen, *, time=None, nodes=None, hash_mib=None, any_mate=false))]
 pub fn tsume_solve<'py>(
@@ -87,9 +100,11 @@ pub fn tsume_solve<'py>(
     hash_mib: Option<usize>,
     any_mate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let pos = position(sfen)?;
+    let pos = problem(sfen)?;
     let opts = options(time, nodes, hash_mib, any_mate)?;
-    let sol = py.detach(|| koma_tsume::solve(&pos, &opts, &mut |_| {}, &Cancel::new()));
+    let sol = py
+        .detach(|| koma_tsume::solve(&pos, &opts, &mut |_| {}, &Cancel::new()))
+        .map_err(not_a_problem)?;
     let r = Report::from_solution(ProblemId::Number(1), &pos, &sol, None);
     let d = PyDict::new(py);
     d.set_item("outcome", r.status.name())?;
@@ -110,7 +125,8 @@ pub fn tsume_solve<'py>(
 /// 'nomate', 'unknown'), `answer` (USI moves or None), `findings` (dicts with `kind`:
 /// alternative_mate, alternative_final_move, equal_defence, longer_defence, leftover; the
 /// fields of koma-tsume's `FindingReport`, as in `koma tsume --check --json`), and with
-/// `expected` (USI moves) `agrees` and `first_difference` (ply, expected, answer).
+/// `expected` (USI moves) `agrees` and `first_difference` (ply, expected, answer). Raises as
+/// `solve` does.
 #[pyfunction]
 #[pyo3(signature = (sfen, expected=None, *, time=None, nodes=None, hash_mib=None))]
 pub fn tsume_check<'py>(
@@ -121,7 +137,7 @@ pub fn tsume_check<'py>(
     nodes: Option<u64>,
     hash_mib: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let pos = position(sfen)?;
+    let pos = problem(sfen)?;
     let opts = options(time, nodes, hash_mib, false)?;
     let expected: Option<Vec<Move>> = expected
         .map(|v| {
@@ -133,15 +149,17 @@ pub fn tsume_check<'py>(
                 .collect::<PyResult<Vec<Move>>>()
         })
         .transpose()?;
-    let c = py.detach(|| {
-        koma_tsume::check(
-            &pos,
-            &opts,
-            expected.as_deref(),
-            &mut |_| {},
-            &Cancel::new(),
-        )
-    });
+    let c = py
+        .detach(|| {
+            koma_tsume::check(
+                &pos,
+                &opts,
+                expected.as_deref(),
+                &mut |_| {},
+                &Cancel::new(),
+            )
+        })
+        .map_err(not_a_problem)?;
     let r = Report::from_check(ProblemId::Number(1), &pos, &c, expected.as_deref());
     let d = PyDict::new(py);
     if let Some(why) = r.reason {

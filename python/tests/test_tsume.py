@@ -82,3 +82,7 @@ def test_bad_input():
         koma.tsume.solve("4k4/9/4P4/9/9/9/9/9/9 b G 1", time=-1)
     with pytest.raises(ValueError):
         koma.tsume.check("4k4/9/4P4/9/9/9/9/9/9 b G 1", ["zz"])
+    # Legal, but White, who defends (not to move), has no king: refused, not "no mate".
+    for call in (koma.tsume.solve, koma.tsume.check):
+        with pytest.raises(ValueError, match="white, who defends, has no king"):
+            call("9/9/9/9/9/9/9/9/4K4 b G 1")

@@ -100,6 +100,9 @@ pub enum JobError {
     /// The problem's SFEN is not a legal position.
     #[error("sfen: {0}")]
     Sfen(#[from] koma_core::FromSfenError),
+    /// The problem's position is legal but no mate problem.
+    #[error("sfen: {0}")]
+    NotAProblem(#[from] koma_tsume::NotAProblem),
     /// A parameter the request checks (the expected answer's moves) failed its check.
     #[error("{}", .0.detail().message)]
     Request(ApiError),
@@ -164,6 +167,7 @@ impl JobError {
             JobError::Params(_) => "bad_stored_params",
             JobError::Pieces(_) => "bad_pieces",
             JobError::Sfen(_) => "bad_sfen",
+            JobError::NotAProblem(_) => "not_a_problem",
             JobError::Request(e) => e.detail().code,
             JobError::Db { .. } => "database",
             JobError::SplitChanged { .. } => "checkpoint_split_changed",
@@ -179,7 +183,7 @@ impl JobError {
     pub fn field(&self) -> Option<&'static str> {
         match self {
             JobError::Pieces(_) => Some("pieces"),
-            JobError::Sfen(_) => Some("sfen"),
+            JobError::Sfen(_) | JobError::NotAProblem(_) => Some("sfen"),
             JobError::Request(e) => e.detail().field,
             _ => None,
         }

@@ -59,7 +59,10 @@ struct TsumeParams {
 fn check_request(req: &TsumeRequest, limits: &Limits) -> Result<TsumeParams, ApiError> {
     let pos = Position::from_sfen(req.sfen.trim())
         .map_err(|e| ApiError::bad_input("bad_sfen", format!("sfen: {e}")).field("sfen"))?;
-    // koma-core's validation refuses a position whose side not to move has no king.
+    // koma-core accepts a position whose side not to move has no king; no mate problem.
+    if let Some(why) = koma_tsume::NotAProblem::of(&pos) {
+        return Err(ApiError::bad_input("not_a_problem", format!("sfen: {why}")).field("sfen"));
+    }
     if let Some(moves) = &req.expected {
         if req.mode != TsumeMode::Check {
             return Err(ApiError::bad_input(
@@ -96,7 +99,7 @@ fn parse_moves(moves: &[String]) -> Result<Vec<Move>, ApiError> {
 #[utoipa::path(post, path = "/api/tsume", request_body = TsumeRequest, tag = "tsume",
     responses(
         (status = 202, description = "queued", body = JobView),
-        (status = 400, description = "not a legal position (a king to mate included), a bad expected move or time limit", body = ErrorBody),
+        (status = 400, description = "not a legal position, no mate problem (the side not to move has no king), a bad expected move or time limit", body = ErrorBody),
         (status = 429, description = "the job queue is full", body = ErrorBody)))]
 pub async fn create(
     State(app): State<AppState>,
@@ -226,7 +229,7 @@ pub fn run_job(ctx: &JobCtx<'_>) -> JobOutcome {
     Ok(match p.mode {
         TsumeMode::Solve => solution_json(
             &pos,
-            &koma_tsume::solve(&pos, &options, &mut progress, &cancel),
+            &koma_tsume::solve(&pos, &options, &mut progress, &cancel)?,
         ),
         TsumeMode::Check => {
             let expected = match &p.expected {
@@ -235,7 +238,7 @@ pub fn run_job(ctx: &JobCtx<'_>) -> JobOutcome {
                 }
                 None => None,
             };
-            let c = koma_tsume::check(&pos, &options, expected.as_deref(), &mut progress, &cancel);
+            let c = koma_tsume::check(&pos, &options, expected.as_deref(), &mut progress, &cancel)?;
             check_json(&pos, &c)
         }
     })

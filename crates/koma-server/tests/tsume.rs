@@ -140,7 +140,8 @@ fn the_findings_are_the_librarys_reports_with_sentences() {
         None,
         &mut |_| {},
         &koma_tsume::Cancel::new(),
-    );
+    )
+    .unwrap();
     let lib = koma_tsume::Report::from_check(koma_tsume::ProblemId::Number(1), &pos, &c, None);
     assert_eq!(api, serde_json::to_value(lib.findings.unwrap()).unwrap());
     assert!(api.as_array().unwrap().len() >= 2, "{api}");
@@ -155,6 +156,18 @@ fn bad_problems_are_refused_with_reasons() {
         .post("/api/tsume", &json!({"sfen": "9/9/9/9/9/9/9/9/9 b G 1"}))
         .error(400, "bad_sfen");
     assert!(e["message"].as_str().unwrap().contains("no king"), "{e}");
+    // Legal, but the defender (White, not to move) has no king: the side to move is wrong.
+    let e = s
+        .post("/api/tsume", &json!({"sfen": "9/9/9/9/9/9/9/9/4K4 b G 1"}))
+        .error(400, "not_a_problem");
+    assert_eq!(e["field"], "sfen", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("white, who defends, has no king"),
+        "{e}"
+    );
     s.post("/api/tsume", &json!({"sfen": CHASE, "expected": ["R*3d"]}))
         .error(400, "expected_needs_check");
     s.post(

@@ -33,7 +33,8 @@ fn main() {
         i += 1;
     }
     let pos = Position::from_sfen(sfen).expect("a legal SFEN");
-    let sol = solve(&pos, &opts, &mut |p| eprintln!("{p:?}"), &Cancel::new());
+    let sol =
+        solve(&pos, &opts, &mut |p| eprintln!("{p:?}"), &Cancel::new()).expect("a mate problem");
     match &sol.outcome {
         Outcome::Mate(a) => {
             let line: Vec<String> = a.moves.iter().map(|m| m.to_string()).collect();

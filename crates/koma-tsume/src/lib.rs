@@ -13,7 +13,8 @@
 //! stored as if it held on every path.
 //!
 //! Main types: [`Options`] ([`Limits`], [`Mode`]), [`Cancel`], [`Progress`], and the
-//! [`Solution`] with its [`Outcome`]: [`Answer`], no mate, or [`UnknownReason`].
+//! [`Solution`] with its [`Outcome`]: [`Answer`], no mate, or [`UnknownReason`]; a position
+//! that is no mate problem is refused as [`NotAProblem`].
 //! For front ends: [`Problem`] reads a line of a problem file (SFEN, USI or JSON), [`Report`]
 //! is a solve's or check's result as serialisable data (moves in USI), [`Summary`] counts many.
 //!
@@ -23,7 +24,7 @@
 //!
 //! // ▲５二金 is mate: the pawn on 5c guards the gold.
 //! let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
-//! let sol = solve(&pos, &Options::default().hash_mib(4), &mut |_| {}, &Cancel::new());
+//! let sol = solve(&pos, &Options::default().hash_mib(4), &mut |_| {}, &Cancel::new()).unwrap();
 //! let Outcome::Mate(answer) = sol.outcome else { panic!("mate expected") };
 //! assert_eq!(answer.moves, ["G*5b".parse().unwrap()]);
 //! assert!(answer.leftover.is_empty() && answer.optimal);
@@ -51,7 +52,7 @@ mod verify;
 pub use check::{Check, Comparison, Description, Difference, Finding, Verdict, plies};
 pub use options::{Cancel, DEFAULT_HASH_MIB, Limits, Mode, Options};
 pub use outcome::{Answer, Outcome, Phase, Progress, Solution, Stats, UnknownReason, Variation};
-pub use problem::{EXCERPT_CHARS, Problem, ProblemError, ProblemErrorKind, ProblemId};
+pub use problem::{EXCERPT_CHARS, NotAProblem, Problem, ProblemError, ProblemErrorKind, ProblemId};
 pub use report::{
     ComparisonReport, DifferenceReport, ErrorReport, FindingData, FindingReport, Report, Status,
     Summary, VerdictName, hand_letters, hand_text,
@@ -65,6 +66,8 @@ use koma_core::{Move, Position};
 /// `progress` is called every quarter second or so from the solver's thread; `cancel` stops the
 /// solve from another thread. The solve runs on a thread of its own with a deep stack and
 /// returns when it knows, or at a limit of `options` ([`Outcome::Unknown`] then says which).
+/// A position that is no mate problem (the defender has no king) is refused with
+/// [`NotAProblem`] before any search.
 ///
 /// ```
 /// use std::time::Duration;
@@ -74,7 +77,7 @@ use koma_core::{Move, Position};
 /// // A bare king cannot be mated: no mate, or unknown at the limit, never a mate.
 /// let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b - 1").unwrap();
 /// let opts = Options::default().hash_mib(4).time(Duration::from_secs(5));
-/// let sol = solve(&pos, &opts, &mut |_| {}, &Cancel::new());
+/// let sol = solve(&pos, &opts, &mut |_| {}, &Cancel::new()).unwrap();
 /// assert_eq!(sol.outcome, Outcome::NoMate);
 /// ```
 pub fn solve(
@@ -82,8 +85,11 @@ pub fn solve(
     options: &Options,
     progress: &mut (dyn FnMut(&Progress) + Send),
     cancel: &Cancel,
-) -> Solution {
-    solve::solve(pos, options, progress, cancel)
+) -> Result<Solution, NotAProblem> {
+    match NotAProblem::of(pos) {
+        Some(why) => Err(why),
+        None => Ok(solve::solve(pos, options, progress, cancel)),
+    }
 }
 
 /// Checks the mate problem `pos` (the side to move attacks) by the rules of tsume: solves it for
@@ -92,6 +98,7 @@ pub fn solve(
 /// defender's plies that last as long (変同, with their lines as [`Variation`]s of the answer) or
 /// longer (変長), and pieces left over at the end (駒余り). With `expected` (a recorded answer)
 /// it also says whether that line agrees with the composer's answer and where it first differs.
+/// A position that is no mate problem is refused with [`NotAProblem`], as by [`solve`].
 ///
 /// ```
 /// use koma_core::Position;
@@ -99,7 +106,8 @@ pub fn solve(
 ///
 /// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
 /// let expected = ["G*5b".parse().unwrap()];
-/// let c = check(&pos, &Options::default().hash_mib(4), Some(&expected), &mut |_| {}, &Cancel::new());
+/// let c = check(&pos, &Options::default().hash_mib(4), Some(&expected), &mut |_| {}, &Cancel::new())
+///     .unwrap();
 /// assert_eq!(c.verdict, Verdict::Sound);
 /// assert!(c.expected.unwrap().agrees);
 /// ```
@@ -109,6 +117,9 @@ pub fn check(
     expected: Option<&[Move]>,
     progress: &mut (dyn FnMut(&Progress) + Send),
     cancel: &Cancel,
-) -> Check {
-    check::check(pos, options, expected, progress, cancel)
+) -> Result<Check, NotAProblem> {
+    match NotAProblem::of(pos) {
+        Some(why) => Err(why),
+        None => Ok(check::check(pos, options, expected, progress, cancel)),
+    }
 }

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use koma_core::usi::{UsiPositionError, parse_position};
-use koma_core::{Move, ParseMoveError, Position};
+use koma_core::{Color, Move, ParseMoveError, Position};
 use serde::{Deserialize, Serialize};
 
 /// How many characters of a bad line an error keeps.
@@ -50,6 +50,47 @@ pub struct Problem {
     pub expected: Option<Vec<Move>>,
 }
 
+/// Why a legal position is not a mate problem. [`solve`](crate::solve) and
+/// [`check`](crate::check) refuse it, and [`Problem::from_line`] reports it as
+/// [`ProblemErrorKind::NotAProblem`], so every front end says the same.
+///
+/// ```
+/// use koma_core::{Color, Position};
+/// use koma_tsume::NotAProblem;
+///
+/// // Black to move attacks, but White, who defends, has no king: most likely `w` was meant.
+/// let pos = Position::from_sfen("9/9/9/9/9/9/9/9/4K4 b G 1").unwrap();
+/// assert_eq!(NotAProblem::of(&pos), Some(NotAProblem::NoDefendingKing { defender: Color::White }));
+/// let pos = Position::from_sfen("9/9/9/9/9/9/9/9/4K4 w G 1").unwrap();
+/// assert_eq!(NotAProblem::of(&pos), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotAProblem {
+    /// The defender (the side not to move) has no king, so nothing can be mated. A position
+    /// with the wrong side to move looks like this.
+    #[error(
+        "not a mate problem: the side to move attacks, and {defender}, who defends, has no king \
+         (is the side to move right?)"
+    )]
+    NoDefendingKing {
+        /// The side not to move.
+        defender: Color,
+    },
+}
+
+impl NotAProblem {
+    /// Why `pos` is not a mate problem for the side to move, or `None` when it is one: the
+    /// defender has a king (the attacker may have none, and may even be in check).
+    pub fn of(pos: &Position) -> Option<NotAProblem> {
+        let defender = !pos.side_to_move();
+        match pos.king(defender) {
+            Some(_) => None,
+            None => Some(NotAProblem::NoDefendingKing { defender }),
+        }
+    }
+}
+
 /// A problem line that could not be read: where, which problem, what, and a bounded excerpt.
 #[derive(Debug, thiserror::Error)]
 #[error("line {line}: {kind} (`{excerpt}`)")]
@@ -84,6 +125,9 @@ pub enum ProblemErrorKind {
     /// The position is not a legal position (or USI position string).
     #[error("{0}")]
     Position(#[from] UsiPositionError),
+    /// The position is legal but not a mate problem.
+    #[error("{0}")]
+    NotAProblem(#[from] NotAProblem),
     /// A move of the recorded answer is not USI notation.
     #[error("move {index} of the recorded answer: {source}")]
     Answer {
@@ -108,7 +152,8 @@ impl Problem {
     /// (`sfen ... moves ...`, `startpos moves ...`: the position after the moves), or a JSON
     /// object with `sfen` (either form), an optional `id` (number or string) and an optional
     /// recorded answer `solution_usi` (also `answer`: an array of USI moves or one string of
-    /// them). Blank lines and lines starting with `#` give `Ok(None)`.
+    /// them). Blank lines and lines starting with `#` give `Ok(None)`. A legal position that is
+    /// no mate problem ([`NotAProblem`]) is an error of its line.
     ///
     /// ```
     /// use koma_tsume::{Problem, ProblemId};
@@ -136,6 +181,9 @@ impl Problem {
         };
         if !t.starts_with('{') {
             let position = parse_position(t).map_err(|e| fail(&id, e.into()))?;
+            if let Some(why) = NotAProblem::of(&position) {
+                return Err(fail(&id, why.into()));
+            }
             return Ok(Some(Problem {
                 id,
                 position,
@@ -170,6 +218,9 @@ impl Problem {
             }
         };
         let position = parse_position(&sfen).map_err(|e| fail(&id, e.into()))?;
+        if let Some(why) = NotAProblem::of(&position) {
+            return Err(fail(&id, why.into()));
+        }
         let expected = match json.solution_usi {
             None | Some(serde_json::Value::Null) => None,
             Some(v) => Some(answer_moves(v).map_err(|k| fail(&id, k))?),
@@ -214,6 +265,38 @@ fn answer_moves(v: serde_json::Value) -> Result<Vec<Move>, ProblemErrorKind> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_defender_without_a_king_is_an_error_of_its_line() {
+        // White to move attacks; Black, who defends, has no king (a wrong side to move).
+        let sfen = "r1pkl4/sP7/p1+B1gS3/3+R1N3/P8/9/9/9/9 w Nb3g2s2n3l14p 64";
+        for (n, text) in [
+            (3, sfen.to_owned()),
+            (4, format!(r#"{{"id": "x", "sfen": "{sfen}"}}"#)),
+        ] {
+            let e = Problem::from_line(n, &text).unwrap_err();
+            assert!(
+                matches!(
+                    e.kind,
+                    ProblemErrorKind::NotAProblem(NotAProblem::NoDefendingKing {
+                        defender: Color::Black
+                    })
+                ),
+                "{e}"
+            );
+            assert_eq!(e.line, n);
+            assert!(
+                e.to_string().contains("black, who defends, has no king"),
+                "{e}"
+            );
+        }
+        // A defender with a king and an attacker without one is a problem.
+        assert!(
+            Problem::from_line(5, "4k4/9/9/9/9/9/9/9/9 b G 1")
+                .unwrap()
+                .is_some()
+        );
+    }
 
     #[test]
     fn reads_every_form_and_names_each_problem() {

@@ -64,7 +64,7 @@ impl Status {
 /// use koma_tsume::{Cancel, Options, ProblemId, Report, Status, solve};
 ///
 /// let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
-/// let sol = solve(&pos, &Options::default().hash_mib(4), &mut |_| {}, &Cancel::new());
+/// let sol = solve(&pos, &Options::default().hash_mib(4), &mut |_| {}, &Cancel::new()).unwrap();
 /// let r = Report::from_solution(ProblemId::Number(1), &pos, &sol, None);
 /// assert_eq!((r.status, r.length, r.moves.as_slice()), (Status::Mate, Some(1), &["G*5b".to_string()][..]));
 /// let json = serde_json::to_string(&r).unwrap();

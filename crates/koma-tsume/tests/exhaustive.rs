@@ -80,7 +80,7 @@ fn koma_agrees_with_an_exhaustive_search_on_generated_short_problems() {
             // No mate within DEPTH even without the free interpositions: koma's is longer.
             continue;
         };
-        let c = check(&pos, &options, None, &mut |_| {}, &Cancel::new());
+        let c = check(&pos, &options, None, &mut |_| {}, &Cancel::new()).expect("a mate problem");
         let sfen = pos.to_sfen();
         if matches!(c.verdict, Verdict::Unknown(_)) {
             continue;

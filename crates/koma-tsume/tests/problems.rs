@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use koma_core::{Move, Position};
+use koma_core::{Color, Move, Position};
 use koma_tsume::{
-    Cancel, Finding, FindingData, Mode, Options, Outcome, ProblemId, Report, UnknownReason,
-    Verdict, check, solve,
+    Cancel, Finding, FindingData, Mode, NotAProblem, Options, Outcome, ProblemId, Report,
+    UnknownReason, Verdict, check, solve,
 };
 
 fn mv(s: &str) -> Move {
@@ -25,7 +25,7 @@ fn opts() -> Options {
 
 fn answer(sfen: &str, options: &Options) -> koma_tsume::Answer {
     let pos = Position::from_sfen(sfen).unwrap();
-    let sol = solve(&pos, options, &mut |_| {}, &Cancel::new());
+    let sol = solve(&pos, options, &mut |_| {}, &Cancel::new()).expect("a mate problem");
     match sol.outcome {
         Outcome::Mate(a) => a,
         other => panic!("{sfen}: expected mate, got {other:?}"),
@@ -34,7 +34,9 @@ fn answer(sfen: &str, options: &Options) -> koma_tsume::Answer {
 
 fn outcome(sfen: &str, options: &Options) -> Outcome {
     let pos = Position::from_sfen(sfen).unwrap();
-    solve(&pos, options, &mut |_| {}, &Cancel::new()).outcome
+    solve(&pos, options, &mut |_| {}, &Cancel::new())
+        .expect("a mate problem")
+        .outcome
 }
 
 /// The position rotated by 180 degrees with the colours swapped: the same problem with White
@@ -88,7 +90,7 @@ fn chase_that_cycles_beside_a_sacrifice() {
     for m in line("4a4d+ 3c3b 4d4a 3b3c") {
         assert!(pos.play(m));
     }
-    let sol = solve(&pos, &opts(), &mut |_| {}, &Cancel::new());
+    let sol = solve(&pos, &opts(), &mut |_| {}, &Cancel::new()).expect("a mate problem");
     let Outcome::Mate(a) = sol.outcome else {
         panic!("mate expected after the chase")
     };
@@ -123,6 +125,26 @@ fn no_mate() {
 }
 
 #[test]
+fn a_defender_without_a_king_is_refused_not_answered() {
+    // Black attacks and White, who defends, has no king: a wrong side to move, most likely.
+    // koma-core accepts the position (one side may lack its king); no mate problem.
+    let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b G 1").unwrap();
+    assert!(solve(&pos, &opts(), &mut |_| {}, &Cancel::new()).is_ok());
+    let pos = Position::from_sfen("9/9/9/9/9/9/9/9/4K4 b G 1").unwrap();
+    let refused = NotAProblem::NoDefendingKing {
+        defender: Color::White,
+    };
+    assert_eq!(
+        solve(&pos, &opts(), &mut |_| {}, &Cancel::new()),
+        Err(refused)
+    );
+    assert_eq!(
+        check(&pos, &opts(), None, &mut |_| {}, &Cancel::new()),
+        Err(refused)
+    );
+}
+
+#[test]
 fn bare_king_ends_within_limits_and_never_claims_mate() {
     // A bare king in the centre against gold, silver and knight in hand: no mate exists; the
     // answer must be "no mate" or "unknown" at the limit, never a mate.
@@ -137,14 +159,14 @@ fn bare_king_ends_within_limits_and_never_claims_mate() {
 #[test]
 fn limits_give_unknown_with_figures() {
     let pos = Position::from_sfen(CHASE).unwrap();
-    let sol = solve(&pos, &opts().nodes(5), &mut |_| {}, &Cancel::new());
+    let sol = solve(&pos, &opts().nodes(5), &mut |_| {}, &Cancel::new()).expect("a mate problem");
     assert_eq!(sol.outcome, Outcome::Unknown(UnknownReason::Nodes));
     assert!(sol.stats.nodes >= 5);
     let cancel = Cancel::new();
     cancel.cancel();
     let sfen = "9/9/9/9/4k4/9/9/9/9 b GSN2r2b3g3s3n4l18p 1";
     let pos = Position::from_sfen(sfen).unwrap();
-    let sol = solve(&pos, &opts(), &mut |_| {}, &cancel);
+    let sol = solve(&pos, &opts(), &mut |_| {}, &cancel).expect("a mate problem");
     assert_eq!(sol.outcome, Outcome::Unknown(UnknownReason::Cancelled));
 }
 
@@ -166,6 +188,7 @@ fn progress_is_reported_and_a_solve_can_be_cancelled_from_another_thread() {
             &mut |_| reports += 1,
             &cancel,
         )
+        .expect("a mate problem")
     });
     // The search may also finish first with "no mate"; it never claims mate.
     assert!(matches!(
@@ -179,7 +202,8 @@ fn progress_is_reported_and_a_solve_can_be_cancelled_from_another_thread() {
 fn check_judges_soundness_and_compares_a_given_answer() {
     let pos = Position::from_sfen(GOLD_DROP).unwrap();
     let expected = line("G*5b");
-    let c = check(&pos, &opts(), Some(&expected), &mut |_| {}, &Cancel::new());
+    let c =
+        check(&pos, &opts(), Some(&expected), &mut |_| {}, &Cancel::new()).expect("a mate problem");
     assert_eq!(c.verdict, Verdict::Sound, "{:?}", c.findings);
     assert!(c.findings.is_empty());
     let cmp = c.expected.unwrap();
@@ -193,7 +217,8 @@ fn check_reports_alternative_mates() {
     // other mating check at ply 1 is reported (余詰), with a bound of its length.
     let pos = Position::from_sfen(CHASE).unwrap();
     let expected = line("R*3d 3c3d 4a4d+");
-    let c = check(&pos, &opts(), Some(&expected), &mut |_| {}, &Cancel::new());
+    let c =
+        check(&pos, &opts(), Some(&expected), &mut |_| {}, &Cancel::new()).expect("a mate problem");
     assert_eq!(c.verdict, Verdict::Flawed);
     assert!(c.expected.unwrap().agrees);
     assert!(c.findings.iter().any(|f| matches!(
@@ -202,7 +227,8 @@ fn check_reports_alternative_mates() {
     )), "{:?}", c.findings);
     // A line that leaves the answer at ply 1 is not a mate (the king escapes to 3b).
     let wrong = line("4a4d+ 3c3b");
-    let c = check(&pos, &opts(), Some(&wrong), &mut |_| {}, &Cancel::new());
+    let c =
+        check(&pos, &opts(), Some(&wrong), &mut |_| {}, &Cancel::new()).expect("a mate problem");
     let cmp = c.expected.unwrap();
     assert!(!cmp.agrees && !cmp.expected_mates);
     assert_eq!(cmp.first_difference.unwrap().ply, 1);
@@ -329,7 +355,7 @@ fn among_equal_defences_the_one_without_leftover_makes_the_answer() {
     assert_eq!(a.moves[..2], flipped_line, "turned round");
     assert!(a.len() == 3 && a.leftover.is_empty(), "turned round");
     let pos = Position::from_sfen(EQUAL_WITHOUT_LEFTOVER).unwrap();
-    let c = check(&pos, &opts(), None, &mut |_| {}, &Cancel::new());
+    let c = check(&pos, &opts(), None, &mut |_| {}, &Cancel::new()).expect("a mate problem");
     assert_eq!(c.verdict, Verdict::Sound, "{:?}", c.findings);
     assert!(
         c.findings.iter().any(|f| matches!(
@@ -358,7 +384,7 @@ fn a_longer_defence_with_pieces_left_does_not_make_the_answer() {
     let flipped_line: Vec<Move> = line("S*2d 1c1d R*1e").into_iter().map(flip_move).collect();
     assert_eq!(a.moves, flipped_line, "turned round");
     let pos = Position::from_sfen(LONGER_WITH_LEFTOVER).unwrap();
-    let c = check(&pos, &opts(), None, &mut |_| {}, &Cancel::new());
+    let c = check(&pos, &opts(), None, &mut |_| {}, &Cancel::new()).expect("a mate problem");
     let longer: Vec<_> = c
         .findings
         .iter()
@@ -407,7 +433,7 @@ fn the_defence_whose_line_without_leftover_is_longest_makes_the_answer() {
 #[test]
 fn an_equal_defence_whose_line_is_shorter_says_its_minimax_length() {
     let pos = Position::from_sfen(LONGER_LINE_WITHOUT_LEFTOVER).unwrap();
-    let c = check(&pos, &opts(), None, &mut |_| {}, &Cancel::new());
+    let c = check(&pos, &opts(), None, &mut |_| {}, &Cancel::new()).expect("a mate problem");
     let n = c.answer.as_ref().map(|a| a.len()).unwrap();
     assert_eq!(n, 7);
     let equal: Vec<_> = c

@@ -48,7 +48,7 @@ fn composer(p: &Problem, hash_mib: usize) -> Vec<Move> {
     let opts = Options::default()
         .hash_mib(hash_mib)
         .time(Duration::from_secs(120));
-    let sol = solve(&pos, &opts, &mut |_| {}, &Cancel::new());
+    let sol = solve(&pos, &opts, &mut |_| {}, &Cancel::new()).expect("a mate problem");
     match sol.outcome {
         Outcome::Mate(a) => {
             assert!(a.optimal, "{}: the composer's answer was not settled", p.id);
@@ -136,7 +136,10 @@ fn zukou_044_fast_mode_ends_in_a_verified_mate() {
             .hash_mib(hash)
             .mode(Mode::Any)
             .time(Duration::from_secs(120));
-        match solve(&pos, &opts, &mut |_| {}, &Cancel::new()).outcome {
+        match solve(&pos, &opts, &mut |_| {}, &Cancel::new())
+            .expect("a mate problem")
+            .outcome
+        {
             Outcome::Mate(a) => assert!(mates(&p.sfen, &a.moves), "hash {hash}: {:?}", a.moves),
             other => panic!("hash {hash}: {other:?}"),
         }
@@ -164,7 +167,8 @@ fn checks_of_short_endings_are_cheap_and_agree_with_the_records() {
         }
         let expected = &p.solution[start..];
         let opts = Options::default().hash_mib(16);
-        let c = koma_tsume::check(&pos, &opts, Some(expected), &mut |_| {}, &Cancel::new());
+        let c = koma_tsume::check(&pos, &opts, Some(expected), &mut |_| {}, &Cancel::new())
+            .expect("a mate problem");
         assert_eq!(
             c.verdict,
             Verdict::Sound,

@@ -19,9 +19,9 @@ use koma_record::input::{Options as ReadOptions, Records};
 use koma_record::output::RecordWriter;
 use koma_record::{EndKind, Format, GameEnd, Record, japanese};
 use koma_tsume::{
-    Answer, Cancel, Check, Comparison, DEFAULT_HASH_MIB, Finding, Mode, Options, Outcome, Phase,
-    ProblemId, Progress, Report, Solution, Stats, UnknownReason, Verdict, check, hand_text, plies,
-    solve,
+    Answer, Cancel, Check, Comparison, DEFAULT_HASH_MIB, Finding, Mode, NotAProblem, Options,
+    Outcome, Phase, ProblemId, Progress, Report, Solution, Stats, UnknownReason, Verdict, check,
+    hand_text, plies, solve,
 };
 
 use crate::CliError;
@@ -194,6 +194,9 @@ fn read_input(args: &TsumeArgs) -> Result<Input, CliError> {
     };
     // The problem is the diagram: no game history before it.
     let position = Position::from_sfen(&at.to_sfen())?;
+    if let Some(why) = NotAProblem::of(&position) {
+        return Err(format!("{name}: {why}").into());
+    }
     Ok(Input {
         position,
         expected,
@@ -216,9 +219,9 @@ fn single(args: &TsumeArgs, options: Options) -> Result<ExitCode, CliError> {
     let cancel = Cancel::new();
     let id = ProblemId::Number(1);
     let done = if args.check || args.kif.is_some() {
-        Done::Checked(check(pos, &options, expected, &mut progress, &cancel))
+        Done::Checked(check(pos, &options, expected, &mut progress, &cancel)?)
     } else {
-        Done::Solved(solve(pos, &options, &mut progress, &cancel))
+        Done::Solved(solve(pos, &options, &mut progress, &cancel)?)
     };
     bar.finish_and_clear();
     let (report, answer) = match &done {

@@ -287,11 +287,18 @@ fn search(
             p.hashfull
         ));
     };
-    let sol = solve(&pos, &options, &mut info, &cancel);
+    let outcome = match solve(&pos, &options, &mut info, &cancel) {
+        Ok(sol) => sol.outcome,
+        Err(why) => {
+            // Nothing to mate: no mate, and said why.
+            gui.say(&format!("info string {why}"));
+            Outcome::NoMate
+        }
+    };
     while hold && !cancel.is_cancelled() {
         std::thread::sleep(Duration::from_millis(5));
     }
-    let answer = match (go, &sol.outcome) {
+    let answer = match (go, &outcome) {
         (Go::Mate(_), Outcome::Mate(a)) => format!(
             "checkmate {}",
             a.moves

@@ -302,6 +302,28 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
         &tsume(&["4k4/4G4/9/9/9/9/9/9/4K4 b G 1"], ""),
         "the side not to move is in check",
     );
+    // Legal, but White, who defends (not to move), has no king: refused, not "no mate".
+    const KINGLESS_DEFENDER: &str = "9/9/9/9/9/9/9/9/4K4 b G 1";
+    assert_one_line_error(
+        &tsume(&[KINGLESS_DEFENDER], ""),
+        "not a mate problem: the side to move attacks, and white, who defends, has no king",
+    );
+    assert_one_line_error(
+        &tsume(&["--check", KINGLESS_DEFENDER], ""),
+        "white, who defends, has no king",
+    );
+    // In a batch the line is an error record.
+    let r = tsume(&["--batch", "-"], &format!("{KINGLESS_DEFENDER}\n"));
+    let v = json(r.out.trim());
+    assert_eq!(
+        (&v["status"], &v["line"]),
+        (&Value::from("error"), &Value::from(1))
+    );
+    let says = v["error"].as_str().unwrap();
+    assert!(
+        says.starts_with("line 1: not a mate problem") && says.contains("has no king"),
+        "{v}"
+    );
     let empty = temp("empty.kif");
     std::fs::write(&empty, "").unwrap();
     assert_one_line_error(&tsume(&[empty.to_str().unwrap()], ""), "the input is empty");

@@ -127,6 +127,17 @@ fn a_gui_session() {
         "checkmate nomate"
     );
 
+    // No mate problem (the side not to move has no king): said why, and no mate.
+    e.send("position sfen 9/9/9/9/9/9/9/9/4K4 b G 1");
+    e.send("go mate 5000");
+    let out = e.until("checkmate", SOON);
+    assert_eq!(out.last().unwrap(), "checkmate nomate");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string not a mate problem") && l.contains("no king")),
+        "{out:?}"
+    );
+
     // A search that cannot finish: stop answers promptly; isready is answered meanwhile.
     e.send(&format!("position sfen {KOTOBUKI}"));
     e.send("go mate infinite");

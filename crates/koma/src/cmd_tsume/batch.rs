@@ -236,13 +236,18 @@ fn solve_line(
     let pos = &problem.position;
     let expected = problem.expected.as_deref();
     let cancel = Cancel::new();
-    Done::Report(if checking {
-        let c = check(pos, options, expected, &mut |_| {}, &cancel);
-        Report::from_check(problem.id, pos, &c, expected)
+    // `Problem::from_line` refused what is no mate problem, so these answer.
+    let report = if checking {
+        check(pos, options, expected, &mut |_| {}, &cancel)
+            .map(|c| Report::from_check(problem.id.clone(), pos, &c, expected))
     } else {
-        let s = solve(pos, options, &mut |_| {}, &cancel);
-        Report::from_solution(problem.id, pos, &s, expected)
-    })
+        solve(pos, options, &mut |_| {}, &cancel)
+            .map(|s| Report::from_solution(problem.id.clone(), pos, &s, expected))
+    };
+    match report {
+        Ok(r) => Done::Report(r),
+        Err(why) => error(problem.id, format!("line {number}: {why}")),
+    }
 }
 
 /// A worker: takes lines until there are none, hands each result to the writer.
