@@ -1062,9 +1062,17 @@ impl<'w, 'a> Walker<'w, 'a> {
                 return Some(r);
             }
         }
+        self.search_to_final(budget, true)
+    }
+
+    /// Searches from the root until its result is final (`Some`) or the solve halts (`None`).
+    /// With `record_root`, each pass's root numbers are kept for the progress reports.
+    fn search_to_final(&mut self, budget: u16, record_root: bool) -> Option<Res> {
         loop {
             let r = self.search(INF, INF, budget, false);
-            self.sh.root = (r.pn, r.dn);
+            if record_root {
+                self.sh.root = (r.pn, r.dn);
+            }
             if r.is_final() {
                 return Some(r);
             }
@@ -1078,15 +1086,7 @@ impl<'w, 'a> Walker<'w, 'a> {
     pub(crate) fn run_trial(&mut self, budget: u16, nodes: u64) -> Option<Res> {
         let saved = self.sh.soft_limit;
         self.sh.soft_limit = self.sh.nodes.saturating_add(nodes).min(saved);
-        let r = loop {
-            let r = self.search(INF, INF, budget, false);
-            if r.is_final() {
-                break Some(r);
-            }
-            if self.sh.halted() {
-                break None;
-            }
-        };
+        let r = self.search_to_final(budget, false);
         self.sh.soft_limit = saved;
         r
     }
@@ -1098,16 +1098,7 @@ impl<'w, 'a> Walker<'w, 'a> {
         debug_assert!(self.or_node() && self.only_depth == 0);
         self.only = moves.to_vec();
         self.only_depth = self.depth();
-        let r = loop {
-            let r = self.search(INF, INF, budget, false);
-            self.sh.root = (r.pn, r.dn);
-            if r.is_final() {
-                break Some(r);
-            }
-            if self.sh.halted() {
-                break None;
-            }
-        };
+        let r = self.search_to_final(budget, true);
         self.only_depth = 0;
         self.only.clear();
         r

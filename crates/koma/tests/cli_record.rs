@@ -32,7 +32,8 @@ fn convert_detects_encoding_and_format() {
 
 #[test]
 fn convert_writes_shift_jis_kif_files() {
-    let path = std::env::temp_dir().join(format!("koma-cli-test-{}.kif", std::process::id()));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("koma-cli-test-{}.kif", std::process::id()));
     let p = path.to_str().unwrap();
     let (ok, _, _) = koma(
         &["convert", "-", "--from", "usi", "--to", "kif", "--out", p],
@@ -81,7 +82,8 @@ fn show_draws_positions() {
 }
 
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("koma-cli-record-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("koma-cli-record-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

@@ -30,9 +30,10 @@ fn tsume(args: &[&str], stdin: &str) -> Run {
     koma(&all, stdin)
 }
 
-/// A fresh path in the temporary directory.
+/// A fresh path in the build's temporary directory (`target/tmp`), not the system's.
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("koma-cli-tsume-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("koma-cli-tsume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     let _ = std::fs::remove_file(&p);

@@ -19,9 +19,9 @@ pub struct TestServer {
     stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
-/// A fresh, empty data directory under the system's temp directory.
+/// A fresh, empty data directory under the build's temporary directory (`target/tmp`).
 pub fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "koma-server-test-{name}-{}-{}",
         std::process::id(),
         koma_server::request::random_id()
