@@ -862,7 +862,7 @@ impl<'w, 'a> Walker<'w, 'a> {
         } else {
             match self.mate_in_three(&checks) {
                 Three::Open => return None,
-                Three::Disproven => (self.hand(), 4),
+                Three::Disproven(lo, h) => (h, lo),
                 Three::Proven(h) => {
                     self.sh.tt.store_proven(self.key(), h, 3, 1);
                     return Some(Res {
@@ -903,12 +903,15 @@ impl<'w, 'a> Walker<'w, 'a> {
     /// its `checks`: a check every evasion of which is answered by a mate in one proves it
     /// (proof pieces as the search would combine them); a node each check of which has an
     /// evasion with no mate within one or two plies after it has no mate within four (mates are
-    /// odd). The path is not read: both are facts of the position. In the composer's bounded
-    /// searches an interposition may be useless (adding nothing to the length): a node with a
-    /// check answered only by interpositions is [`Three::Open`] (the search decides it, as at
-    /// the horizon: see [`Walker::no_mate_within_two`]); otherwise an interposition not mated
-    /// in one, or an evasion after which a check is answered only by interpositions, refutes
-    /// nothing here, and a node whose checks are left unrefuted only by those is open too.
+    /// odd), or longer, with the disproof pieces, where the positions after those evasions say
+    /// more ([`Walker::after_refutation`]): the facts [`Walker::finish`] would combine from the
+    /// same refutations. The path is not read: both are facts of the position. In the
+    /// composer's bounded searches an interposition may be useless (adding nothing to the
+    /// length): a node with a check answered only by interpositions is [`Three::Open`] (the
+    /// search decides it, as at the horizon: see [`Walker::no_mate_within_two`]); otherwise an
+    /// interposition not mated in one, or an evasion after which a check is answered only by
+    /// interpositions, refutes nothing here, and a node whose checks are left unrefuted only by
+    /// those is open too.
     fn mate_in_three(&mut self, checks: &[Move]) -> Three {
         // A check answered only by interposing may mate within one (all of them useless), so
         // neither a length of three nor a refutation of that check would be exact.
@@ -918,7 +921,10 @@ impl<'w, 'a> Walker<'w, 'a> {
         let mut open = false;
         let mut evasions = MoveList::new();
         let mut replies = MoveList::new();
+        // The disproof as `finish` combines it: the least of the checks' refutations.
+        let (mut lo, mut dis) = (LEN_INF, self.all_pieces());
         for &m in checks {
+            let key = keys::board_key_after(&self.pos, self.key(), m);
             self.pos.do_move(m);
             evasions.clear();
             self.pos
@@ -932,33 +938,67 @@ impl<'w, 'a> Walker<'w, 'a> {
             };
             let king = self.pos.king(self.pos.side_to_move());
             let mut union = Hand::EMPTY;
-            let (mut refuted, mut unsure) = (false, false);
+            let (mut refutation, mut unsure) = (None, false);
             for &e in evasions.iter() {
                 let interposed = block.contains(e.to()) && e.from() != king;
+                let after = keys::board_key_after(&self.pos, key, e);
                 self.pos.do_move(e);
                 replies.clear();
                 self.pos
                     .generate(MoveFilter::Checks, NonPromotions::All, |r| replies.push(r));
                 let mated = self.mate1(&replies);
                 let lasts = mated.is_none() && !interposed && self.no_mate_within_two(&replies);
+                let below = lasts.then(|| self.after_refutation(after, &replies));
                 self.pos.undo_move();
-                match mated {
-                    Some(h) => union = hands::max_each(union, h),
-                    None if lasts => {
-                        refuted = true;
+                match (mated, below) {
+                    (Some(h), _) => union = hands::max_each(union, h),
+                    (None, Some((len, h))) => {
+                        let len = len.saturating_add((len != LEN_INF) as u16);
+                        refutation = Some((len, self.and_disproof_hand(e, h)));
                         break;
                     }
-                    None => unsure = true,
+                    (None, None) => unsure = true,
                 }
             }
-            let proof = (!refuted && !unsure).then(|| self.and_proof_hand(union));
+            let proof = (refutation.is_none() && !unsure).then(|| self.and_proof_hand(union));
             self.pos.undo_move();
             if let Some(h) = proof {
                 return Three::Proven(self.or_proof_hand(m, h));
             }
-            open |= !refuted;
+            match refutation {
+                Some((len, h)) => {
+                    lo = lo.min(len);
+                    dis = hands::min_each(dis, self.or_disproof_hand(m, h));
+                }
+                None => open = true,
+            }
         }
-        if open { Three::Open } else { Three::Disproven }
+        if open {
+            return Three::Open;
+        }
+        let att = self.hand();
+        for k in PieceKind::HAND {
+            if !att.has(k) {
+                dis = hands::with(dis, k, 0);
+            }
+        }
+        Three::Disproven(lo.saturating_add((lo != LEN_INF) as u16), dis)
+    }
+
+    /// The disproof of an attacker node (the current position, board key `key`, not on the
+    /// path) with no mate within two plies among its `checks`, as the search would have it: with
+    /// no check at all, no mate however long and with more pieces of the kinds held (as
+    /// [`Walker::first_look`] stores); a longer disproof the table holds for this hand; otherwise
+    /// two plies for the exact hand. Returns the length and the disproof pieces.
+    fn after_refutation(&self, key: u64, checks: &[Move]) -> (u16, Hand) {
+        if checks.is_empty() {
+            return (LEN_INF, self.held_kinds_max());
+        }
+        let hand = self.pos.hand(self.sh.attacker);
+        match self.sh.tt.probe(key, hand, 2).disproven {
+            Some((len, h)) if len > 2 => (len, h),
+            _ => (2, hand),
+        }
     }
 
     /// A mate in one among `checks` (the attacker to move): its proof pieces.
@@ -1632,8 +1672,9 @@ impl Tentative {
 enum Three {
     /// Mated within three plies; the proof pieces.
     Proven(Hand),
-    /// No mate within four plies.
-    Disproven,
+    /// No mate within the length (at least four plies) for every hand holding at most the one
+    /// given.
+    Disproven(u16, Hand),
     /// Not decided here.
     Open,
 }
@@ -2123,21 +2164,33 @@ mod tests {
                                 let r = w.search(INF, INF, budget, false);
                                 let one = w.sh.nodes - before == 1;
                                 let at = w.pos.to_sfen();
-                                if r.pn == 0 {
-                                    assert!(every.attack(&w.pos, r.len), "{at}: {r:?}");
+                                // The position with the attacker holding the result's pieces
+                                // and the defender the rest.
+                                let held = |w: &Walker| {
                                     let mut s = w.pos.to_setup();
                                     let (a, d) = (w.sh.attacker.index(), 1 - w.sh.attacker.index());
                                     for k in PieceKind::HAND {
-                                        let extra = s.hands[a].count(k) - r.hand.count(k);
+                                        let all = s.hands[a].count(k) + s.hands[d].count(k);
                                         s.hands[a] =
                                             s.hands[a].with_count(k, r.hand.count(k)).unwrap();
-                                        let def = s.hands[d].count(k) + extra;
+                                        let def = all - r.hand.count(k);
                                         s.hands[d] = s.hands[d].with_count(k, def).unwrap();
                                     }
-                                    let least = Position::from_setup(&s).unwrap();
+                                    Position::from_setup(&s).unwrap()
+                                };
+                                if r.pn == 0 {
+                                    assert!(every.attack(&w.pos, r.len), "{at}: {r:?}");
+                                    let least = held(w);
                                     assert!(every.attack(&least, r.len), "{at}: {r:?}");
                                 } else if r.dn == 0 {
-                                    assert!(r.len >= 4 && !free.attack(&w.pos, 3), "{at}: {r:?}");
+                                    // No mate within the length (up to five plies here), also
+                                    // with the attacker holding the disproof pieces.
+                                    assert!(r.hand.is_superior_or_equal(w.hand()), "{at}: {r:?}");
+                                    let most = held(w);
+                                    let within = if r.len > 4 { 5 } else { 3 };
+                                    assert!(r.len >= 4, "{at}: {r:?}");
+                                    assert!(!free.attack(&w.pos, within), "{at}: {r:?}");
+                                    assert!(!free.attack(&most, within), "{at}: {r:?}");
                                 }
                                 if one && r.is_final() {
                                     proven += (r.pn == 0 && r.len == 3) as u32;
@@ -2159,6 +2212,44 @@ mod tests {
             proven > 20 && disproven > 100 && open * 10 < proven + disproven,
             "{proven} proven, {disproven} disproven, {open} left to the search"
         );
+    }
+
+    /// The horizon's mate in three stores the disproof the search would: where each check's
+    /// refutation leaves the attacker no check at all, no mate however long (with the disproof
+    /// pieces the search combines), not "no mate within four" for the exact hand (positions at
+    /// 図巧73's horizon, whose composer's answer was lost to the weaker facts: the longer
+    /// bounded searches could not reuse them). Checked against the oracle with the attacker
+    /// holding the disproof pieces.
+    #[test]
+    fn the_horizon_mate_in_three_stores_the_searchs_disproof() {
+        use crate::oracle::{Exhaustive, Interpositions};
+        let mut free = Exhaustive::new(Interpositions::FreeLeftOut);
+        for sfen in [
+            "9/9/2ls5/9/2p6/l2+Pg4/6+b1+r/+pp+Bg2+p+p1/2P1+s1k2 b Sr2gs4n2l11p 9",
+            "9/9/2ls5/9/9/lkp6/6+b1+r/+pp3g+p+p1/9 b Lrb3g3s4nl13p 35",
+            "9/9/2ls5/k8/2p6/l2+P5/2+R3+b1+r/+pp2g1+p+p1/9 b Nb3g3s3n2l12p 35",
+        ] {
+            for composer in [false, true] {
+                for budget in [3, 4] {
+                    with_walker(sfen, composer, |w| {
+                        let r = w.search(INF, INF, budget, false);
+                        assert_eq!((w.sh.nodes, r.dn, r.len), (1, 0, LEN_INF), "{sfen}: {r:?}");
+                        assert!(r.hand.is_superior_or_equal(w.hand()), "{sfen}: {r:?}");
+                        let p = w.sh.tt.probe(w.key(), r.hand, budget).disproven;
+                        assert_eq!(p, Some((LEN_INF, r.hand)), "{sfen}");
+                        let mut s = w.pos.to_setup();
+                        let (a, d) = (w.sh.attacker.index(), 1 - w.sh.attacker.index());
+                        for k in PieceKind::HAND {
+                            let all = s.hands[a].count(k) + s.hands[d].count(k);
+                            s.hands[a] = s.hands[a].with_count(k, r.hand.count(k)).unwrap();
+                            s.hands[d] = s.hands[d].with_count(k, all - r.hand.count(k)).unwrap();
+                        }
+                        let most = Position::from_setup(&s).unwrap();
+                        assert!(!free.attack(&w.pos, 7) && !free.attack(&most, 7), "{sfen}");
+                    });
+                }
+            }
+        }
     }
 
     /// The liberties of each check from the neighbourhood computed once per node equal those
