@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo bench -p koma-tsume --bench zukou -- [--cap SECS] [--nodes N] [--hash MiB] [--any] [--only ID,ID]
-//!     [--off estimates,mate1,lazy,max_drops,tca,floors,tentative,budgets]
+//!     [--off estimates,mate1,lazy,max_drops,tca,floors,tentative,budgets,long_line]
 //! ```
 //!
 //! `--off` switches accelerators off, to measure each one (node counts are deterministic, so
@@ -78,6 +78,7 @@ fn main() {
                         "floors" => tuning.floors = false,
                         "tentative" => tuning.tentative = false,
                         "budgets" => tuning.budgets = false,
+                        "long_line" => tuning.long_line = 0,
                         "none" => {}
                         other => panic!("unknown accelerator {other}"),
                     }

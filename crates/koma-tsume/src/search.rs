@@ -71,6 +71,11 @@ pub struct Tuning {
     /// number where it had more plies (fewer can only make the mate harder), its disproof number
     /// where it had fewer.
     pub budgets: bool,
+    /// The composer's exact-length search settles the attacker nodes of the best line known,
+    /// deepest first, before the root's "mate within L − 2?" when that line is at least this
+    /// many plies long and the root's search has not settled within the nodes spent before it
+    /// (0: never). See `solve::settle_line`.
+    pub long_line: u16,
 }
 
 impl Default for Tuning {
@@ -84,6 +89,7 @@ impl Default for Tuning {
             floors: true,
             tentative: true,
             budgets: true,
+            long_line: 100,
         }
     }
 }

@@ -515,7 +515,9 @@ pub(crate) fn shortest(w: &mut Walker, not: u16, upper: u16) -> Result<u16, Halt
 /// paid search, docs/DECISIONS.md), and the first proof's line was returned whatever they
 /// proved. A line shorter than the bound is not taken: after bounded proofs the table's lengths
 /// no longer make [`any_line`]'s defender resist longest, and its line can be shorter than the
-/// mate (ミクロコスモス: 59 plies).
+/// mate (ミクロコスモス: 59 plies). Below a line of [`crate::Tuning::long_line`] plies or more,
+/// a root search that does not settle within the nodes spent before it (the proof) is put off
+/// until the line is settled from its end ([`settle_line`]).
 fn shortest_keeping(
     w: &mut Walker,
     not: u16,
@@ -523,8 +525,22 @@ fn shortest_keeping(
     mut line: Option<&mut Vec<Move>>,
 ) -> Result<u16, Halt> {
     let mut hi = upper;
+    // What the proof cost: the root's search may spend as much before the line is settled.
+    let trial = w.sh.nodes;
+    let long = w.sh.tuning.long_line as usize;
     while hi >= 3 && hi - 2 > not {
         w.sh.phase = Phase::Shortening { upper: hi as u32 };
+        let settle = match line.as_deref() {
+            Some(l) if long > 0 && l.len() >= long => match w.run_trial(hi - 2, trial) {
+                Some(_) => None,
+                None if w.sh.stopped() => return Err(Halt::Stopped),
+                None => Some(l.clone()),
+            },
+            _ => None,
+        };
+        if let Some(l) = settle {
+            settle_line(w, &l)?;
+        }
         let r = w.run(hi - 2).ok_or(Halt::Stopped)?;
         if r.pn != 0 {
             break;
@@ -543,6 +559,34 @@ fn shortest_keeping(
         }
     }
     Ok(hi)
+}
+
+/// Asks "mate within ℓ − 2?" at each attacker node of `line` (a mating line from the walker's
+/// position) below the first, ℓ the plies the line has left there, deepest first and on the
+/// line's own path: each answer is an exact fact the table keeps (a disproof that relies on a
+/// repetition of the line above the node is kept only as high as it holds, as any search's).
+/// The root's "mate within L − 2?" below a long line must refute the line's subtree to its full
+/// depth, and one df-pn from the root spreads its thresholds over the whole line (図巧100:
+/// "within 609" still open after 16 M nodes, its search at every depth along the 611 plies at
+/// once); settled from the end, each node's search meets the nodes below it already refuted
+/// and refutes only its own other checks (図巧100: 29.7 M nodes in all, then the root's search
+/// 2 nodes). Nothing but the order of the searches changes: the answer is the same.
+pub(crate) fn settle_line(w: &mut Walker, line: &[Move]) -> Result<(), Halt> {
+    for &m in line {
+        w.push(m);
+    }
+    for p in (0..line.len()).rev() {
+        w.pop();
+        let left = (line.len() - p) as u16;
+        if p == 0 || p % 2 != 0 || left < 5 {
+            continue;
+        }
+        if w.run(left - 2).is_none() {
+            rewind(w, &line[..p]);
+            return Err(Halt::Stopped);
+        }
+    }
+    Ok(())
 }
 
 /// Walks the composer's answer from a node whose shortest mate is exactly `length` plies.
@@ -811,6 +855,43 @@ mod tests {
         assert!(verify(&pos, &line, false).is_ok(), "{line:?}");
         // Without a line to keep, the same length.
         assert_eq!(shortest(&mut w, 0, proof.len).unwrap(), 23);
+    }
+
+    /// After the proof's line is settled deepest first, the root's refutation just below the
+    /// answer finds the line's check refuted from the table (its subtree to the full depth),
+    /// and the exact length is unchanged.
+    #[test]
+    fn a_settled_line_leaves_the_lines_refutation_to_the_table() {
+        // zukou-002 (21 plies).
+        let sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1";
+        let pos = Position::from_sfen(sfen).unwrap();
+        let opts = Options::default().hash_mib(16).nodes(4_000_000);
+        let cancel = Cancel::new();
+        let refute = |settled: bool| {
+            let mut cb = |_: &Progress| {};
+            let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+            let mut w = Walker::new(&mut sh, pos.clone(), true);
+            let proof = w.run(LEN_INF).expect("within the node limit");
+            assert_eq!(proof.pn, 0);
+            let line = any_line(&mut w).expect("a line");
+            assert_eq!(line.len(), 21, "the proof's line is the answer's length");
+            if settled {
+                settle_line(&mut w, &line).expect("within the node limit");
+            }
+            let before = w.sh.nodes;
+            let r = w.run_only(&line[..1], 19).expect("within the node limit");
+            assert!(r.dn == 0 && r.len >= 19, "{r:?}");
+            let spent = w.sh.nodes - before;
+            assert_eq!(shortest(&mut w, 0, proof.len), Ok(21));
+            spent
+        };
+        let plain = refute(false);
+        let settled = refute(true);
+        assert!(plain > 1_000, "the line's check alone: {plain} nodes");
+        assert!(
+            settled <= 10,
+            "{settled} nodes after the line, {plain} without"
+        );
     }
 
     #[test]
