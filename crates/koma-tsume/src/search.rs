@@ -290,6 +290,9 @@ pub(crate) struct Walker<'w, 'a> {
     hands: Vec<Hand>,
     /// For each path position, 1 + the index of the previous one with the same board (0: none).
     prev_same: Vec<u32>,
+    /// Hashes of the path's beginnings: `prefix[i]` of its positions 0..=i (see
+    /// [`Walker::tail_hash`]).
+    prefix: Vec<u64>,
     /// Board key → 1 + index of the latest path position with that board.
     latest: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     kids: Vec<Child>,
@@ -311,6 +314,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             keys: Vec::with_capacity(256),
             hands: Vec::with_capacity(256),
             prev_same: Vec::with_capacity(256),
+            prefix: Vec::with_capacity(256),
             latest: HashMap::default(),
             kids: Vec::with_capacity(256),
             child_keys: Vec::with_capacity(256),
@@ -342,11 +346,14 @@ impl<'w, 'a> Walker<'w, 'a> {
         self.keys.push(key);
         self.hands.push(hand);
         self.prev_same.push(prev);
+        let before = self.prefix.last().map_or(0, |&p| p.wrapping_mul(PATH_MUL));
+        self.prefix.push(before.wrapping_add(path_item(key, hand)));
     }
 
     fn leave(&mut self) {
         let key = self.keys.pop().unwrap_or(0);
         self.hands.pop();
+        self.prefix.pop();
         let prev = self.prev_same.pop().unwrap_or(0);
         if prev == 0 {
             self.latest.remove(&key);
@@ -407,6 +414,34 @@ impl<'w, 'a> Walker<'w, 'a> {
             i = self.prev_same[j];
         }
         None
+    }
+
+    /// The hash of `span` consecutive path positions ending `skip` positions before the last
+    /// (`None` if the path is shorter): what a disproof relying on repetitions of the path
+    /// is stored with ([`Table::store_path_disproven`]). A polynomial hash of the positions
+    /// (board key and attacker hand) in order, read from the prefix hashes in constant time.
+    fn tail_hash(&self, skip: usize, span: u16) -> Option<u64> {
+        let n = self.prefix.len();
+        let span = span as usize;
+        if span == 0 || span + skip > n {
+            return None;
+        }
+        let end = n - 1 - skip;
+        let first = end + 1 - span;
+        let whole = self.prefix[end];
+        if first == 0 {
+            return Some(whole);
+        }
+        let mut pow = 1u64;
+        let (mut base, mut e) = (PATH_MUL, span);
+        while e > 0 {
+            if e & 1 == 1 {
+                pow = pow.wrapping_mul(base);
+            }
+            base = base.wrapping_mul(base);
+            e >>= 1;
+        }
+        Some(whole.wrapping_sub(self.prefix[first - 1].wrapping_mul(pow)))
     }
 
     /// Whether the child after `m` repeats a position of the path (or is an inferior copy of
@@ -628,7 +663,10 @@ impl<'w, 'a> Walker<'w, 'a> {
                 c.dn = 0;
                 c.res_hand = self.all_pieces();
             } else {
-                let p = self.sh.tt.probe(ck, ch, child_budget);
+                let p = self
+                    .sh
+                    .tt
+                    .probe_on_path(ck, ch, child_budget, |span| self.tail_hash(0, span));
                 match (p.proven, p.disproven) {
                     (Some((len, h)), _) if len <= child_budget => {
                         c.pn = 0;
@@ -641,6 +679,17 @@ impl<'w, 'a> Walker<'w, 'a> {
                         c.dn = 0;
                         c.len = lo;
                         c.res_hand = h;
+                    }
+                    _ if let Some((lo, h, span)) = p.on_path
+                        && lo >= child_budget =>
+                    {
+                        // Disproven on this path: it relies on the positions up to `span`
+                        // plies above the child.
+                        c.pn = INF;
+                        c.dn = 0;
+                        c.len = lo;
+                        c.res_hand = h;
+                        c.rep = depth + 1 - span;
                     }
                     _ => match p.unknown {
                         Some((pn, dn, b, d)) => {
@@ -1267,6 +1316,20 @@ impl<'w, 'a> Walker<'w, 'a> {
                 self.sh
                     .tt
                     .store_disproven(key, result.hand, result.len, amount);
+            } else if result.rep >= 1
+                && let Some(path) = self.tail_hash(1, depth - result.rep)
+            {
+                // Kept with the path positions it relies on (from depth `rep` to the parent):
+                // df-pn comes back to a node by the same path many times (graph-history
+                // interaction otherwise sends it through the whole search again).
+                self.sh.tt.store_path_disproven(
+                    key,
+                    result.hand,
+                    result.len,
+                    depth - result.rep,
+                    path,
+                    amount,
+                );
             }
         } else {
             self.sh.tt.store_unknown(
@@ -1722,6 +1785,15 @@ struct Summary {
     except: u32,
 }
 
+/// The multiplier of the path hash ([`Walker::tail_hash`]): odd, so every power is too.
+const PATH_MUL: u64 = 0x0000_0100_0000_01b3;
+
+/// A path position's term in the path hash.
+#[inline]
+fn path_item(key: u64, hand: Hand) -> u64 {
+    key ^ (hand.bits() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 /// The threshold of the best child's number from the second best's: one more (Nagai), or with
 /// the 1+ε trick (Pawlewicz and Lew 2007) a share more, so that a child is not left the moment
 /// its number passes its sibling's.
@@ -2040,6 +2112,50 @@ mod tests {
         let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
         let mut w = Walker::new(&mut sh, pos, composer);
         f(&mut w)
+    }
+
+    /// A disproof that relies on a repetition of the path is kept for that path, and only for
+    /// it. After ▲３五桂 △３二玉 ▲４三桂成 the king takes the knight back to the first position's
+    /// board, the attacker a knight the poorer (a repetition, lost for the attacker): on that
+    /// path "no mate within 6", and the table holds it for the three positions above; from the
+    /// second attacker node on (no repetition) the same position is mated, and the entry is
+    /// not read there.
+    #[test]
+    fn a_disproof_that_relies_on_the_path_is_kept_for_that_path() {
+        let sfen = "6S+Pl/5s3/4Lk1l1/5g1Br/4pG3/6p2/9/6N2/7+R+n b B2N2g2sl15p 3";
+        let moves: Vec<Move> = ["N*3e", "4c3b", "3e4c+"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let budget = 6;
+        with_walker(sfen, true, |w| {
+            for &m in &moves {
+                w.push(m);
+            }
+            let r = w.run(budget).unwrap();
+            assert_eq!((r.dn, r.rep), (0, 1), "{r:?}");
+            let (key, hand) = (w.key(), w.hand());
+            w.pop();
+            let p =
+                w.sh.tt
+                    .probe_on_path(key, hand, budget, |n| w.tail_hash(0, n));
+            assert!(p.disproven.is_none(), "{p:?}");
+            assert_eq!(
+                p.on_path.map(|(lo, _, span)| (lo >= budget, span)),
+                Some((true, 3))
+            );
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            pos.do_move(moves[0]);
+            pos.do_move(moves[1]);
+            let mut other = Walker::new(&mut *w.sh, pos, true);
+            let p = other
+                .sh
+                .tt
+                .probe_on_path(key, hand, budget, |n| other.tail_hash(0, n));
+            assert!(p.on_path.is_none(), "{p:?}");
+            other.push(moves[2]);
+            assert_eq!(other.run(budget).unwrap().pn, 0);
+        });
     }
 
     /// A search restricted to some checks answers for them alone, and leaves no result of the

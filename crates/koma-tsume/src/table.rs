@@ -6,7 +6,10 @@
 //! length: it answers for every hand that holds at least those pieces. A disproven entry holds a
 //! disproof hand and a lower bound ("no mate within `lo` plies"; [`LEN_INF`] for no mate at all):
 //! it answers for every hand that holds at most those pieces. An unknown entry holds the proof and
-//! disproof numbers of one exact hand, for one length budget.
+//! disproof numbers of one exact hand, for one length budget. A disproof that relies on
+//! repetitions of the path (graph-history interaction) is held with the path it relies on: the
+//! number of plies back to the shallowest position repeated and a hash of the positions since;
+//! it answers only where the path ends with the same positions.
 //!
 //! Each entry is 32 bytes (four `u64` words; an empty entry is all zeros). An entry lives in a
 //! window of [`WINDOW`] slots starting at its key's home slot; when the window is full the entry
@@ -41,6 +44,7 @@ const EMPTY: u8 = 0;
 const UNKNOWN: u8 = 1;
 const PROVEN: u8 = 2;
 const DISPROVEN: u8 = 3;
+const PATH_DISPROVEN: u8 = 4;
 
 /// What the table knows about a board and hand.
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,6 +53,9 @@ pub(crate) struct Probe {
     pub proven: Option<(u16, Hand)>,
     /// The strongest disproof that applies: (lower bound, disproof hand).
     pub disproven: Option<(u16, Hand)>,
+    /// The strongest disproof on the path that applies (see [`Table::probe_on_path`]): (lower
+    /// bound, disproof hand, plies back to the shallowest path position it relies on).
+    pub on_path: Option<(u16, Hand, u16)>,
     /// Numbers of the exact hand: (pn, dn, budget, shallowest depth seen).
     pub unknown: Option<(u32, u32, u16, u16)>,
     /// Lower bounds from other hands for the same budget: a weaker attacker is at least as hard
@@ -143,9 +150,23 @@ impl Table {
         let _ = window;
     }
 
-    /// Everything known about `key` with the attacker holding `hand`, for a length budget.
+    /// Everything known about `key` with the attacker holding `hand`, for a length budget,
+    /// whatever the path.
     #[inline]
     pub(crate) fn probe(&self, key: u64, hand: Hand, budget: u16) -> Probe {
+        self.probe_on_path(key, hand, budget, |_| None)
+    }
+
+    /// [`Table::probe`] and the disproofs that rely on the path: `path(n)` is the hash of the
+    /// path's last `n` positions before this one (`None` if it is shorter).
+    #[inline]
+    pub(crate) fn probe_on_path(
+        &self,
+        key: u64,
+        hand: Hand,
+        budget: u16,
+        path: impl Fn(u16) -> Option<u64>,
+    ) -> Probe {
         let mut out = Probe::default();
         let h = self.home(key);
         for w in &self.slots[h..h + WINDOW] {
@@ -165,6 +186,15 @@ impl Table {
                         && out.disproven.is_none_or(|(l, _)| len > l) =>
                 {
                     out.disproven = Some((len, eh));
+                }
+                PATH_DISPROVEN
+                    if eh.is_superior_or_equal(hand)
+                        && out.on_path.is_none_or(|(l, _, _)| len > l) =>
+                {
+                    let span = (w[3] >> 16) as u16;
+                    if path(span) == Some((w[1] >> 32) << 32 | (w[2] & 0xffff_ffff)) {
+                        out.on_path = Some((len, eh, span));
+                    }
                 }
                 UNKNOWN if eh == hand => {
                     out.unknown = Some(((w[1] >> 32) as u32, w[2] as u32, len, (w[3] >> 16) as u16))
@@ -203,6 +233,31 @@ impl Table {
         });
         if let Some(i) = slot {
             self.slots[i] = pack(key, hand, INF, 0, amount, lo, 0, DISPROVEN);
+        }
+    }
+
+    /// Records a disproof that relies on the path: no mate within `lo` plies for every hand
+    /// holding at most `hand`, where the last `span` positions before this one hash to `path`.
+    pub(crate) fn store_path_disproven(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        lo: u16,
+        span: u16,
+        path: u64,
+        amount: u32,
+    ) {
+        if let Some(i) = self.store(key, |_, _, _| false) {
+            self.slots[i] = pack(
+                key,
+                hand,
+                (path >> 32) as u32,
+                path as u32,
+                amount,
+                lo,
+                span,
+                PATH_DISPROVEN,
+            );
         }
     }
 
@@ -357,12 +412,13 @@ impl Table {
     }
 }
 
-/// Worth of keeping an entry: the work below it, doubled for proofs and disproofs.
+/// Worth of keeping an entry: the work below it, doubled for proofs and disproofs that hold on
+/// every path.
 #[inline]
 fn value(w: &[u64; 4]) -> u64 {
     let amount = w[2] >> 32;
     let kind = (w[3] >> 32) as u8;
-    if kind == UNKNOWN {
+    if kind == UNKNOWN || kind == PATH_DISPROVEN {
         amount
     } else {
         amount * 2 + 1
@@ -380,6 +436,29 @@ mod tests {
 
     fn key(i: u64) -> u64 {
         i.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// A disproof on a path answers where the path's last positions hash the same, for hands
+    /// holding at most its pieces, and never in a look-up that ignores the path.
+    #[test]
+    fn a_disproof_on_a_path_answers_on_that_path_only() {
+        let mut t = Table::new(1 << 20);
+        let g = Hand::EMPTY
+            .with_count(koma_core::PieceKind::Gold, 1)
+            .unwrap();
+        t.store_path_disproven(key(1), g, 9, 3, 0xfeed_beef_0123_4567, 5);
+        let on = |span: u16| (span == 3).then_some(0xfeed_beef_0123_4567);
+        let elsewhere = |span: u16| (span == 3).then_some(0xfeed_beef_0123_4568);
+        assert_eq!(t.probe_on_path(key(1), g, 7, on).on_path, Some((9, g, 3)));
+        assert_eq!(
+            t.probe_on_path(key(1), Hand::EMPTY, 7, on).on_path,
+            Some((9, g, 3))
+        );
+        let two = g.with_count(koma_core::PieceKind::Gold, 2).unwrap();
+        assert_eq!(t.probe_on_path(key(1), two, 7, on).on_path, None);
+        assert_eq!(t.probe_on_path(key(1), g, 7, elsewhere).on_path, None);
+        let p = t.probe(key(1), g, 7);
+        assert!(p.on_path.is_none() && p.disproven.is_none(), "{p:?}");
     }
 
     #[test]
