@@ -164,7 +164,9 @@ fn limits_give_unknown_with_figures() {
     assert!(sol.stats.nodes >= 5);
     let cancel = Cancel::new();
     cancel.cancel();
-    let sfen = "9/9/9/9/4k4/9/9/9/9 b GSN2r2b3g3s3n4l18p 1";
+    // 図巧1: far more nodes than the solve runs before it first looks at the token (the lone
+    // king with 金銀桂 is proven no mate within them).
+    let sfen = "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1";
     let pos = Position::from_sfen(sfen).unwrap();
     let sol = solve(&pos, &opts(), &mut |_| {}, &cancel).expect("a mate problem");
     assert_eq!(sol.outcome, Outcome::Unknown(UnknownReason::Cancelled));
