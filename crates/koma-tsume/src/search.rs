@@ -1031,13 +1031,22 @@ impl<'w, 'a> Walker<'w, 'a> {
         if open {
             return Three::Open;
         }
+        let (len, dis) = self.or_disproof(lo, dis);
+        Three::Disproven(len, dis)
+    }
+
+    /// An attacker node's disproof from its checks' combined facts (`lo`, the least of their
+    /// bounds, and `hand`, their combined disproof hand): one ply more than `lo` (unless no
+    /// mate at all), and no pieces of a kind the attacker does not hold. Shared by
+    /// [`Walker::finish`] and the horizon's mate in three, which must store the same facts.
+    fn or_disproof(&self, lo: u16, mut hand: Hand) -> (u16, Hand) {
         let att = self.hand();
         for k in PieceKind::HAND {
             if !att.has(k) {
-                dis = hands::with(dis, k, 0);
+                hand = hands::with(hand, k, 0);
             }
         }
-        Three::Disproven(lo.saturating_add((lo != LEN_INF) as u16), dis)
+        (lo.saturating_add((lo != LEN_INF) as u16), hand)
     }
 
     /// The disproof of an attacker node (the current position, board key `key`, not on the
@@ -1461,16 +1470,11 @@ impl<'w, 'a> Walker<'w, 'a> {
                 lo = lo.min(c.len);
                 rep = rep.min(c.rep);
             }
-            let att = self.hand();
-            for k in PieceKind::HAND {
-                if !att.has(k) {
-                    hand = hands::with(hand, k, 0);
-                }
-            }
+            let (len, hand) = self.or_disproof(lo, hand);
             Res {
                 pn: INF,
                 dn: 0,
-                len: lo.saturating_add((lo != LEN_INF) as u16),
+                len,
                 hand,
                 rep,
             }
