@@ -447,24 +447,22 @@ impl Position {
         };
         let occ = self.occupied().with(to);
         let occ_no_king = occ.without(k);
-        // The king takes the pawn if nothing defends it.
-        if !self.is_attacked_with(us, to, occ_no_king) {
-            return false;
-        }
-        // Another piece takes it, unless pinned (pins computed with the pawn on the board).
-        let pinned = self.sole_blockers(k, us, occ) & self.pieces_of(them);
-        let takers = self.attackers_to(them, to, occ) & !Bitboard::from_square(k) & !pinned;
-        if takers.is_any() {
-            return false;
-        }
-        // The king steps away.
         let ours = self.attack_sets(us);
+        // The king takes the pawn if nothing defends it.
+        if !ours.attacks(to, occ_no_king) {
+            return false;
+        }
+        // The king steps away (tested before the takers, whose pins cost more).
         for esc in king_attacks(k) & !self.pieces_of(them) & !Bitboard::from_square(to) {
             if !ours.attacks(esc, occ_no_king) {
                 return false;
             }
         }
-        true
+        // Another piece takes it, unless pinned (pins computed with the pawn on the board, and
+        // only where some piece could take).
+        let takers = self.attackers_to(them, to, occ).without(k);
+        takers.is_empty()
+            || (takers & !(self.sole_blockers(k, us, occ) & self.pieces_of(them))).is_empty()
     }
 
     /// Checking moves (王手), as sets. Exact and set-wise: a move checks directly when its
@@ -484,18 +482,23 @@ impl Position {
         let ours = self.pieces_of(us);
         let rook = attacks::rook_attacks(ek, occ);
         let bishop = attacks::bishop_attacks(ek, occ);
+        // Filled kind by kind, not by a loop with a match over the fourteen kinds (a mate
+        // solver generates checks at every attacker node).
         let mut check_squares = [Bitboard::EMPTY; 14];
-        for kind in PieceKind::ALL {
-            check_squares[kind.index()] = match kind {
-                King => Bitboard::EMPTY,
-                Lance => attacks::lance_attacks(them, ek, occ),
-                Bishop => bishop,
-                Rook => rook,
-                Horse => bishop | king_attacks(ek),
-                Dragon => rook | king_attacks(ek),
-                _ => attacks::step_attacks(them, kind, ek),
-            };
+        let step = |kind: PieceKind| attacks::step_attacks(them, kind, ek);
+        let king_steps = king_attacks(ek);
+        check_squares[Pawn.index()] = step(Pawn);
+        check_squares[Lance.index()] = attacks::lance_attacks(them, ek, occ);
+        check_squares[Knight.index()] = step(Knight);
+        check_squares[Silver.index()] = step(Silver);
+        check_squares[Gold.index()] = step(Gold);
+        check_squares[Bishop.index()] = bishop;
+        check_squares[Rook.index()] = rook;
+        for kind in [ProPawn, ProLance, ProKnight, ProSilver] {
+            check_squares[kind.index()] = step(kind);
         }
+        check_squares[Horse.index()] = bishop | king_steps;
+        check_squares[Dragon.index()] = rook | king_steps;
         let near = check_squares.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
         let disc = self.discoverers();
         let mut disc_pawn_pushes = Bitboard::EMPTY;
@@ -558,7 +561,9 @@ impl Position {
             direct |= self.pieces(us, kind) & attacks::check_candidates(us, kind, ek);
         }
         let pinned = self.pinned();
-        self.gen_board(disc, !ours, pinned, full, &mut checking);
+        if disc.is_any() {
+            self.gen_board(disc, !ours, pinned, full, &mut checking);
+        }
         self.gen_board(direct & !disc, !ours & near, pinned, full, &mut checking);
         if let Some(k) = self.king(us)
             && disc.contains(k)
