@@ -37,6 +37,9 @@ const GC_TARGET: usize = 512;
 const GROW_FILL: usize = 256;
 /// Slots between two prefetched addresses of a window (two slots are one 64-byte cache line).
 const PREFETCH_STEP: usize = 2;
+/// Slots walked ahead of the entry being moved when the table doubles: the entry that many
+/// slots further down has its new window prefetched.
+const GROW_AHEAD: usize = 32;
 /// Slots of a new table (1 MiB), unless the limit is smaller.
 const START_SLOTS: usize = 1 << 15;
 
@@ -133,21 +136,9 @@ impl Table {
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
         let h = self.home(key);
-        let window = &self.slots[h..h + WINDOW];
-        #[cfg(target_arch = "x86_64")]
-        for line in window.iter().step_by(PREFETCH_STEP) {
-            // SAFETY: `_mm_prefetch` only hints the cache: it never faults, reads nothing into
-            // the program and writes nothing, whatever the address; here the address is a slot
-            // of the table besides. It is `unsafe` only for its `sse` target feature, which is
-            // part of x86_64's baseline.
-            #[allow(unsafe_code)]
-            unsafe {
-                use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-                _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast::<i8>());
-            }
+        for slot in self.slots[h..h + WINDOW].iter().step_by(PREFETCH_STEP) {
+            prefetch_slot(slot);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = window;
     }
 
     /// Everything known about `key` with the attacker holding `hand`, for a length budget,
@@ -340,6 +331,14 @@ impl Table {
         self.used = 0;
         let mut low = Vec::new();
         for i in (0..old_len).rev() {
+            // The new window of the entry GROW_AHEAD slots further down the walk is asked for
+            // now, so that placing it does not wait for memory (its first line: most windows
+            // are nearly empty, and the entry lands in its first slots).
+            if let Some(ahead) = i.checked_sub(GROW_AHEAD).map(|j| self.slots[j])
+                && (ahead[3] >> 32) as u8 != EMPTY
+            {
+                prefetch_slot(&self.slots[self.home(ahead[0])]);
+            }
             let w = std::mem::take(&mut self.slots[i]);
             if (w[3] >> 32) as u8 == EMPTY {
                 continue;
@@ -410,6 +409,25 @@ impl Table {
         }
         self.used = used;
     }
+}
+
+/// Asks the processor to start loading the cache line of `slot`. Changes nothing.
+#[inline]
+fn prefetch_slot(slot: &[u64; 4]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `_mm_prefetch` only hints the cache: it never faults, reads nothing into the
+        // program and writes nothing, whatever the address; here the address is a slot of the
+        // table besides. It is `unsafe` only for its `sse` target feature, which is part of
+        // x86_64's baseline.
+        #[allow(unsafe_code)]
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr().cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
 }
 
 /// Worth of keeping an entry: the work below it, doubled for proofs and disproofs that hold on
