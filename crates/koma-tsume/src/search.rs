@@ -588,10 +588,11 @@ impl<'w, 'a> Walker<'w, 'a> {
             self.drop_block()
         };
         let king = self.pos.king(self.pos.side_to_move());
+        // The composer's bounded searches take a tentative proof as a useless interposition:
+        // only where the capture is free.
+        let useless = self.composer && budget != LEN_INF;
         let tentative = if !or && tuning.tentative {
-            // The composer's bounded searches take a tentative proof as a useless interposition:
-            // only where the capture is free.
-            self.tentative_captures(child_budget, self.composer && budget != LEN_INF)
+            self.tentative_captures(child_budget, useless)
         } else {
             Tentative::NONE
         };
@@ -637,7 +638,11 @@ impl<'w, 'a> Walker<'w, 'a> {
             if block.contains(m.to()) && m.from() != king {
                 c.flags |= F_INTERP;
             }
+            // Useless, the drop adds nothing to the length and keeps the proof pieces of the
+            // position with the piece given back (as the uselessness test does); otherwise the
+            // capture gives the attacker the dropped piece.
             let tentative_proof = match m.drop_kind() {
+                Some(_) if useless => tentative.get(m.to()).map(|(_, h)| (0, h)),
                 Some(kind) => tentative
                     .get(m.to())
                     .map(|(len, h)| (len, hands::minus_sat(h, kind))),
@@ -654,7 +659,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                 c.dn = INF;
                 c.len = len;
                 c.res_hand = h;
-                if self.composer && budget != LEN_INF {
+                if useless {
                     c.flags |= F_USELESS | F_TESTED;
                 }
             } else if !or && child_budget == 0 {
@@ -745,9 +750,11 @@ impl<'w, 'a> Walker<'w, 'a> {
     /// position. A drop there is then mated too, since the real capture leaves the attacker one
     /// piece more and the defender one fewer; and it is a useless interposition by koma's
     /// definition (the checking piece takes it for free and mates without it). With
-    /// `free_only`, squares where the defender might take the checking piece back are left out
-    /// (the search then decides those drops, exactly).
-    fn tentative_captures(&mut self, child_budget: u16, free_only: bool) -> Tentative {
+    /// `useless` (the composer's bounded searches, where such a drop is useless and adds
+    /// nothing to the length), squares where the defender might take the checking piece back
+    /// are left out (the search then decides those drops, exactly), and a proof of any length
+    /// will do: the uselessness test asks for mate without the piece, not for its length.
+    fn tentative_captures(&mut self, child_budget: u16, useless: bool) -> Tentative {
         let mut out = Tentative::NONE;
         let us = self.pos.side_to_move();
         let ch = self.pos.checkers();
@@ -779,13 +786,13 @@ impl<'w, 'a> Walker<'w, 'a> {
                 let Some((len, h)) = self.sh.tt.probe(tk, hand, child_budget - 1).proven else {
                     continue;
                 };
-                if len + 1 > child_budget {
+                if len + 1 > child_budget && !useless {
                     continue;
                 }
-                if !self.capture_is_legal(c, s) || (free_only && self.may_retake(c, s)) {
+                if !self.capture_is_legal(c, s) || (useless && self.may_retake(c, s)) {
                     continue;
                 }
-                out.offer(s, len + 1, h);
+                out.offer(s, len.saturating_add(1), h);
             }
         }
         out
@@ -2243,6 +2250,43 @@ mod tests {
             });
         }
         assert!(settled > 100, "{settled}");
+    }
+
+    /// In the composer's bounded searches a drop the checker takes for free is useless when the
+    /// table proves the position after the capture with the piece given back, whatever the
+    /// length of that proof: a useless interposition adds nothing to the length. With one ply
+    /// left below the drop no proof is short enough, and the drop was left to the search.
+    #[test]
+    fn a_free_interposition_is_useless_by_a_proof_of_any_length() {
+        // ▲１九飛 (the rook from ５九) checks the king on １一 along the file; a piece dropped on
+        // １五 is taken by the rook for free.
+        let sfen = "8k/6S2/7G1/9/9/9/9/9/4R4 b r2b3g3s4n4l18p 1";
+        // After the capture, the piece given back to the defender: mated, every interposition
+        // counted (the plain search's proof, of more than one ply).
+        let taken = "8k/6S2/7G1/9/8R/9/9/9/9 w r2b3g3s4n4l18p 1";
+        let on: Square = "1e".parse().unwrap();
+        with_walker(sfen, true, |w| {
+            let mut plain = Walker::new(&mut *w.sh, Position::from_sfen(taken).unwrap(), false);
+            let r = plain.run(LEN_INF).unwrap();
+            assert!(r.pn == 0 && r.len > 1, "{r:?}");
+            w.push("5i1i".parse().unwrap());
+            let base = w.kids.len();
+            w.expand(false, 2);
+            let kids: Vec<Child> = w.kids[base..].to_vec();
+            w.kids.truncate(base);
+            let drops: Vec<&Child> = kids
+                .iter()
+                .filter(|c| c.mv.is_drop() && c.mv.to() == on)
+                .collect();
+            assert_eq!(drops.len(), 7, "{kids:?}");
+            for c in drops {
+                assert!(
+                    c.pn == 0 && c.flags & F_USELESS != 0 && c.res_hand == w.hand(),
+                    "{}: {c:?}",
+                    c.mv
+                );
+            }
+        });
     }
 
     /// The horizon keeps the composer's rule: a check answered only by interpositions that are
