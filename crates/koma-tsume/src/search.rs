@@ -73,8 +73,8 @@ pub struct Tuning {
     pub budgets: bool,
     /// The composer's exact-length search settles the attacker nodes of the best line known,
     /// deepest first, before the root's "mate within L − 2?" when that line is at least this
-    /// many plies long and the root's search has not settled within the nodes spent before it
-    /// (0: never). See `solve::settle_line`.
+    /// many plies long and the root's search has not settled within a share of the nodes
+    /// spent before it (0: never). See `solve::settle_line`.
     pub long_line: u16,
 }
 

@@ -516,8 +516,8 @@ pub(crate) fn shortest(w: &mut Walker, not: u16, upper: u16) -> Result<u16, Halt
 /// proved. A line shorter than the bound is not taken: after bounded proofs the table's lengths
 /// no longer make [`any_line`]'s defender resist longest, and its line can be shorter than the
 /// mate (ミクロコスモス: 59 plies). Below a line of [`crate::Tuning::long_line`] plies or more,
-/// a root search that does not settle within the nodes spent before it (the proof) is put off
-/// until the line is settled from its end ([`settle_line`]).
+/// a root search that does not settle within a share ([`TRIAL_SHARE`]) of the nodes spent
+/// before it (the proof's) is put off until the line is settled from its end ([`settle_line`]).
 fn shortest_keeping(
     w: &mut Walker,
     not: u16,
@@ -525,8 +525,9 @@ fn shortest_keeping(
     mut line: Option<&mut Vec<Move>>,
 ) -> Result<u16, Halt> {
     let mut hi = upper;
-    // What the proof cost: the root's search may spend as much before the line is settled.
-    let trial = w.sh.nodes;
+    // A share of what the proof cost: the root's search may spend that before the line is
+    // settled.
+    let trial = w.sh.nodes / TRIAL_SHARE;
     let long = w.sh.tuning.long_line as usize;
     while hi >= 3 && hi - 2 > not {
         w.sh.phase = Phase::Shortening { upper: hi as u32 };
@@ -560,6 +561,13 @@ fn shortest_keeping(
     }
     Ok(hi)
 }
+
+/// The share of the nodes spent before the exact-length search (the proof's) that the root's
+/// search below a long line may spend before the line is settled from its end: where that
+/// search settles at once (図巧83, 99: 572 and 1,630 nodes) nothing else is done; where it
+/// does not, a whole proof's worth was spent for nothing (ミクロコスモス: 32.9 M of its 140.65 M
+/// nodes; docs/DECISIONS.md, session 15).
+const TRIAL_SHARE: u64 = 16;
 
 /// Asks "mate within ℓ − 2?" at each attacker node of `line` (a mating line from the walker's
 /// position) below the first, ℓ the plies the line has left there, deepest first and on the
