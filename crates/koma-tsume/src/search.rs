@@ -582,15 +582,16 @@ impl<'w, 'a> Walker<'w, 'a> {
         });
         let child_budget = sub_budget(budget);
         let tuning = self.sh.tuning;
-        let block = if or || !self.composer || budget == LEN_INF {
+        // The composer's bounded searches, where interpositions may be useless: they mark the
+        // interpositions, and take a tentative proof as a useless one (only where the capture
+        // is free).
+        let useless = self.composer && budget != LEN_INF;
+        let block = if or || !useless {
             Bitboard::EMPTY
         } else {
             self.drop_block()
         };
         let king = self.pos.king(self.pos.side_to_move());
-        // The composer's bounded searches take a tentative proof as a useless interposition:
-        // only where the capture is free.
-        let useless = self.composer && budget != LEN_INF;
         let tentative = if !or && tuning.tentative {
             self.tentative_captures(child_budget, useless)
         } else {
