@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo bench -p koma-tsume --bench zukou -- [--cap SECS] [--nodes N] [--hash MiB] [--any] [--only ID,ID]
-//!     [--off estimates,mate1,lazy,max_drops,tca,floors,tentative,budgets,long_line]
+//!     [--off estimates,mate1,lazy,max_drops,max_interpositions,tca,floors,tentative,budgets,long_line]
 //! ```
 //!
 //! `--off` switches accelerators off, to measure each one (node counts are deterministic, so
@@ -74,6 +74,7 @@ fn main() {
                         "mate1" => tuning.mate1 = false,
                         "lazy" => tuning.lazy = false,
                         "max_drops" => tuning.max_drops = false,
+                        "max_interpositions" => tuning.max_interpositions = false,
                         "tca" => tuning.tca = false,
                         "floors" => tuning.floors = false,
                         "tentative" => tuning.tentative = false,

@@ -18,8 +18,9 @@
 //!   mate-in-1 and no-check detection at new attacker nodes (at a bounded search's horizon, no
 //!   mate in one settling the node; three or four plies from it, an exact mate in three), lazy
 //!   expansion of interpositions on one square and of useless non-promotions, disproof numbers
-//!   of the attacker's drops counted once (double-count control), and threshold extension where
-//!   a child was reached before at a shallower depth (TCA).
+//!   of the attacker's drops and proof numbers of the defender's interposing drops counted once
+//!   (double-count control), and threshold extension where a child was reached before at a
+//!   shallower depth (TCA).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -60,6 +61,10 @@ pub struct Tuning {
     /// Disproof numbers of the attacker's drops counted once, by maximum (a quarter of their
     /// number added back): drops lead to similar positions, whose disproofs overlap.
     pub max_drops: bool,
+    /// Proof numbers of the defender's drops (interpositions) counted once, the same way: a
+    /// far check with many squares to interpose on is not made to look as hard as the sum of
+    /// its interpositions, most of which the same capture answers.
+    pub max_interpositions: bool,
     /// Threshold extension where a child was visited at a shallower depth before (TCA).
     pub tca: bool,
     /// Proof and disproof numbers raised to those of superior and inferior hands' entries.
@@ -85,6 +90,7 @@ impl Default for Tuning {
             mate1: true,
             lazy: true,
             max_drops: true,
+            max_interpositions: true,
             tca: true,
             floors: true,
             tentative: true,
@@ -633,7 +639,12 @@ impl<'w, 'a> Walker<'w, 'a> {
                 tpn: 1,
                 tdn: 1,
             };
-            if or && tuning.max_drops && m.is_drop() {
+            let grouped = if or {
+                tuning.max_drops
+            } else {
+                tuning.max_interpositions
+            };
+            if grouped && m.is_drop() {
                 c.flags |= F_MAX;
             }
             if block.contains(m.to()) && m.from() != king {
@@ -2167,6 +2178,41 @@ mod tests {
             assert!(p.on_path.is_none(), "{p:?}");
             other.push(moves[2]);
             assert_eq!(other.run(budget).unwrap().pn, 0);
+        });
+    }
+
+    /// At a defender node the interposing drops count once in the proof number, by maximum (a
+    /// quarter of their number added back), the king's moves summed: a far check with seven
+    /// squares to interpose on is not seven times as hard to prove.
+    #[test]
+    fn the_defenders_drops_count_once_in_the_proof_number() {
+        let sfen = "4k4/9/9/9/9/9/9/9/9 b R2b4g4s4n4l18p 1";
+        with_walker(sfen, false, |w| {
+            w.push("R*5i".parse().unwrap());
+            w.expand(false, LEN_INF);
+            let s = w.summarize(0, false);
+            let (mut sum, mut max, mut drops, mut hidden) = (0u32, 0u32, 0u32, 0u32);
+            for c in &w.kids {
+                if !c.visible() {
+                    hidden = 1;
+                } else if c.mv.is_drop() {
+                    max = max.max(c.pn);
+                    drops += 1;
+                } else {
+                    sum += c.pn;
+                }
+            }
+            let summed: u32 = w
+                .kids
+                .iter()
+                .filter(|c| c.mv.is_drop() && c.visible())
+                .map(|c| c.pn)
+                .sum();
+            assert!(
+                drops >= 7 && max < summed,
+                "{drops} drops, max {max}, sum {summed}"
+            );
+            assert_eq!(s.pn, sum + max + drops / 4 + hidden);
         });
     }
 
