@@ -71,8 +71,12 @@ pub(crate) struct Probe {
 
 /// The table. It grows up to `max_slots`, never beyond.
 pub(crate) struct Table {
+    /// The whole limit, zeroed by the system: only the first `len` slots are in use, the rest
+    /// were never written (see [`Table::new`]).
     slots: Vec<[u64; 4]>,
-    /// Home slots (`slots.len() - WINDOW`).
+    /// Slots in use.
+    len: usize,
+    /// Home slots (`len - WINDOW`).
     homes: usize,
     used: usize,
     /// Slots the memory limit allows.
@@ -110,13 +114,15 @@ impl Table {
     pub(crate) fn new(bytes: usize) -> Table {
         let max_slots = (bytes / 32).max(WINDOW * 4);
         let n = max_slots.min(START_SLOTS);
-        // The whole limit is reserved now, as address space only (the system gives a page
-        // memory when it is first written), so the table grows where it stands: no `realloc`
-        // moves it, and large pages asked for once it is large stay large.
-        let mut slots = Vec::with_capacity(max_slots);
-        slots.resize(n, [0u64; 4]);
+        // The whole limit is allocated now, zeroed by the system as address space only (a
+        // large zeroed allocation is fresh pages, which the system gives memory when first
+        // written: nothing is cleared or written here), so the table grows where it stands: no
+        // `realloc` moves it, large pages asked for once it is large stay large, and a doubling
+        // writes nothing over the new half, already empty.
+        let slots = vec![[0u64; 4]; max_slots];
         Table {
             slots,
+            len: n,
             homes: n - WINDOW,
             used: 0,
             max_slots,
@@ -287,11 +293,11 @@ impl Table {
     /// The slot to write: one that `replaces` says the new entry supersedes, else an empty one,
     /// else the one with the least work. Runs a collection first when the table is full enough.
     fn store(&mut self, key: u64, replaces: impl Fn(Hand, u8, u16) -> bool) -> Option<usize> {
-        if self.slots.len() < self.max_slots {
-            if self.used * 1024 > self.slots.len() * GROW_FILL {
+        if self.len < self.max_slots {
+            if self.used * 1024 > self.len * GROW_FILL {
                 self.grow();
             }
-        } else if self.used * 1024 > self.slots.len() * GC_FILL {
+        } else if self.used * 1024 > self.len * GC_FILL {
             self.collect();
         }
         let h = self.home(key);
@@ -321,10 +327,11 @@ impl Table {
 
     /// Doubles the table (up to its limit) in place and moves every entry to its window there;
     /// an entry whose new window is full replaces the weakest there if it is worth more (rare
-    /// below a quarter full). The vector is extended within the capacity reserved at
-    /// [`Table::new`], not copied or moved, so the table never holds more than its new size (an
-    /// old and a new table side by side would have held 1.5 times the limit at the last
-    /// doubling). From [`HUGE_BYTES`] on, its memory is asked to be backed by large pages.
+    /// below a quarter full). The table takes in more of the zeroed slots allocated at
+    /// [`Table::new`] (never written, so empty without a write), not copied or moved, so it
+    /// never holds more than its new size (an old and a new table side by side would have held
+    /// 1.5 times the limit at the last doubling). From [`HUGE_BYTES`] on, its memory is asked to
+    /// be backed by large pages.
     ///
     /// The rehash walks the old slots downward. A home never moves down (the multiply-shift
     /// home grows with the number of homes), so an entry whose new home is at or above its slot
@@ -332,12 +339,12 @@ impl Table {
     /// slot wait in a side list and are placed last.
     #[cold]
     fn grow(&mut self) {
-        let old_len = self.slots.len();
+        let old_len = self.len;
         let n = (old_len * 2).min(self.max_slots);
         if n * 32 >= HUGE_BYTES && old_len * 32 < HUGE_BYTES {
             advise_huge(&self.slots);
         }
-        self.slots.resize(n, [0; 4]);
+        self.len = n;
         self.homes = n - WINDOW;
         self.used = 0;
         let mut low = Vec::new();
@@ -392,12 +399,12 @@ impl Table {
     /// threshold comes from a histogram of work, so a sweep costs one pass.
     fn collect(&mut self) {
         let mut hist = [0usize; 64];
-        for w in &self.slots {
+        for w in &self.slots[..self.len] {
             if (w[3] >> 32) as u8 != EMPTY {
                 hist[bucket(value(w))] += 1;
             }
         }
-        let target = self.slots.len() * GC_TARGET / 1024;
+        let target = self.len * GC_TARGET / 1024;
         let mut remove = self.used.saturating_sub(target);
         let mut threshold = 0;
         for (b, &n) in hist.iter().enumerate() {
@@ -408,7 +415,7 @@ impl Table {
             remove = remove.saturating_sub(n);
         }
         let mut used = 0;
-        for w in &mut self.slots {
+        for w in &mut self.slots[..self.len] {
             if (w[3] >> 32) as u8 == EMPTY {
                 continue;
             }
@@ -441,19 +448,19 @@ fn prefetch_slot(slot: &[u64; 4]) {
     let _ = slot;
 }
 
-/// Asks the system to back the memory of `slots` (its spare capacity included, before it is
-/// first written) with large pages (Linux's transparent huge pages, where the system allows them
+/// Asks the system to back the memory of `slots` (the whole limit, its unused slots included,
+/// before they are first written) with large pages (Linux's transparent huge pages, where the system allows them
 /// on request): a large table probed at random otherwise pays a page fault for every 4 KiB it
 /// grows into and a page walk on nearly every probe. Only a hint: nothing the table holds
 /// changes, whether or not it is taken.
-fn advise_huge(slots: &Vec<[u64; 4]>) {
+fn advise_huge(slots: &[[u64; 4]]) {
     #[cfg(target_os = "linux")]
     {
         // The system's smallest page (larger pages elsewhere make the call fail: no harm).
         const PAGE: usize = 4096;
         let base = slots.as_ptr().cast::<u8>();
         let addr = base as usize;
-        let end = (addr + slots.capacity() * std::mem::size_of::<[u64; 4]>()) / PAGE * PAGE;
+        let end = (addr + std::mem::size_of_val(slots)) / PAGE * PAGE;
         let start = addr.next_multiple_of(PAGE);
         if end > start {
             // SAFETY: `madvise(MADV_HUGEPAGE)` only marks how the kernel may back the pages of
@@ -526,13 +533,13 @@ mod tests {
     #[test]
     fn the_table_grows_to_its_limit_and_keeps_its_entries() {
         let mut t = Table::new(4 << 20);
-        assert_eq!(t.slots.len(), START_SLOTS);
+        assert_eq!(t.len, START_SLOTS);
         let n = 60_000;
         for i in 0..n {
             t.store_proven(key(i), Hand::EMPTY, 3, 1);
         }
-        assert!(t.slots.len() > START_SLOTS);
-        assert!(t.slots.len() <= t.max_slots);
+        assert!(t.len > START_SLOTS);
+        assert!(t.len <= t.max_slots);
         let kept = (0..n)
             .filter(|&i| t.probe(key(i), Hand::EMPTY, LEN_INF).proven == Some((3, Hand::EMPTY)))
             .count() as u64;
@@ -542,7 +549,7 @@ mod tests {
         for i in n..10 * n {
             t.store_proven(key(i), Hand::EMPTY, 3, 1);
         }
-        assert_eq!(t.slots.len(), t.max_slots);
+        assert_eq!(t.len, t.max_slots);
         assert!(t.hashfull() <= 1000);
     }
 
@@ -554,7 +561,7 @@ mod tests {
         assert_eq!(t.slots.capacity(), t.max_slots);
         let at = t.slots.as_ptr();
         let mut i = 0;
-        while t.slots.len() < t.max_slots {
+        while t.len < t.max_slots {
             t.store_proven(key(i), Hand::EMPTY, 3, 1);
             i += 1;
         }
@@ -574,7 +581,7 @@ mod tests {
         for i in 0..n {
             t.store_proven(key(i), Hand::EMPTY, 3, 1);
         }
-        assert_eq!(t.slots.len(), t.max_slots);
+        assert_eq!(t.len, t.max_slots);
         assert_eq!(t.slots.capacity(), t.max_slots);
         let kept = (0..n)
             .filter(|&i| t.probe(key(i), Hand::EMPTY, LEN_INF).proven == Some((3, Hand::EMPTY)))
