@@ -63,7 +63,9 @@ pub struct Tuning {
     pub max_drops: bool,
     /// Proof numbers of the defender's drops (interpositions) counted once, the same way: a
     /// far check with many squares to interpose on is not made to look as hard as the sum of
-    /// its interpositions, most of which the same capture answers.
+    /// its interpositions, most of which the same capture answers. Only drops on squares no
+    /// defender's piece but the king guards: a guarded interposition is not answered by a
+    /// free capture, and counts as any other defence.
     pub max_interpositions: bool,
     /// Threshold extension where a child was visited at a shallower depth before (TCA).
     pub tca: bool,
@@ -97,6 +99,32 @@ impl Default for Tuning {
             budgets: true,
             long_line: 100,
         }
+    }
+}
+
+/// Which squares a defender's piece other than the king guards, worked out once a square for
+/// the drops of one defender node (several kinds may drop on each square).
+#[derive(Default)]
+struct Guards {
+    seen: Bitboard,
+    guarded: Bitboard,
+}
+
+impl Guards {
+    /// Whether a piece of the side to move other than its king (`king`) attacks `sq`: an
+    /// interposition there is not given up to a free capture.
+    fn guarded(&mut self, pos: &Position, king: Option<Square>, sq: Square) -> bool {
+        if !self.seen.contains(sq) {
+            self.seen = self.seen.with(sq);
+            let mut by = pos.attackers_to(pos.side_to_move(), sq, pos.occupied());
+            if let Some(k) = king {
+                by = by.without(k);
+            }
+            if by.is_any() {
+                self.guarded = self.guarded.with(sq);
+            }
+        }
+        self.guarded.contains(sq)
     }
 }
 
@@ -606,6 +634,7 @@ impl<'w, 'a> Walker<'w, 'a> {
         let base = self.kids.len();
         let mut old = false;
         let mut around = Around::new();
+        let mut guards = Guards::default();
         // Every child's window is asked for at once, so its cache misses overlap instead of
         // coming one after another in the loop below.
         self.child_keys.clear();
@@ -644,7 +673,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             } else {
                 tuning.max_interpositions
             };
-            if grouped && m.is_drop() {
+            if grouped && m.is_drop() && (or || !guards.guarded(&self.pos, king, m.to())) {
                 c.flags |= F_MAX;
             }
             if block.contains(m.to()) && m.from() != king {
@@ -2213,6 +2242,55 @@ mod tests {
                 "{drops} drops, max {max}, sum {summed}"
             );
             assert_eq!(s.pn, sum + max + drops / 4 + hidden);
+        });
+    }
+
+    /// An interposition on a square a defender's piece other than the king guards is not
+    /// grouped: the capture that answers the others is recaptured there, so it counts in the
+    /// proof number as any other defence. The rook checks from 5i; the defender's gold on 4d
+    /// guards 5d and 5e (5b, next to the king, is guarded by the king alone and stays grouped).
+    #[test]
+    fn a_guarded_interposition_is_summed_in_the_proof_number() {
+        let sfen = "4k4/9/9/5g3/9/9/9/9/9 b R2b3g4s4n4l18p 1";
+        with_walker(sfen, false, |w| {
+            w.push("R*5i".parse().unwrap());
+            w.expand(false, LEN_INF);
+            let s = w.summarize(0, false);
+            let guarded = |c: &Child| {
+                let sq = c.mv.to();
+                sq == "5d".parse().unwrap() || sq == "5e".parse().unwrap()
+            };
+            let (mut sum, mut max, mut grouped, mut hidden) = (0u32, 0u32, 0u32, 0u32);
+            let (mut guarded_drops, mut old_max) = (0u32, 0u32);
+            for c in &w.kids {
+                if !c.visible() {
+                    hidden = 1;
+                    assert_eq!(c.flags & F_MAX != 0, !guarded(c), "{}", c.mv);
+                } else if c.mv.is_drop() && !guarded(c) {
+                    assert_ne!(c.flags & F_MAX, 0, "{}", c.mv);
+                    max = max.max(c.pn);
+                    old_max = old_max.max(c.pn);
+                    grouped += 1;
+                } else {
+                    if c.mv.is_drop() {
+                        assert_eq!(c.flags & F_MAX, 0, "{}", c.mv);
+                        guarded_drops += 1;
+                        old_max = old_max.max(c.pn);
+                    }
+                    sum += c.pn;
+                }
+            }
+            assert_eq!(guarded_drops, 2);
+            assert!(grouped >= 5, "{grouped}");
+            assert_eq!(s.pn, sum + max + grouped / 4 + hidden);
+            // All drops grouped, as before, would give a smaller number.
+            let old_sum: u32 = w
+                .kids
+                .iter()
+                .filter(|c| c.visible() && !c.mv.is_drop())
+                .map(|c| c.pn)
+                .sum();
+            assert!(old_sum + old_max + (grouped + 2) / 4 + hidden < s.pn);
         });
     }
 
