@@ -102,32 +102,6 @@ impl Default for Tuning {
     }
 }
 
-/// Which squares a defender's piece other than the king guards, worked out once a square for
-/// the drops of one defender node (several kinds may drop on each square).
-#[derive(Default)]
-struct Guards {
-    seen: Bitboard,
-    guarded: Bitboard,
-}
-
-impl Guards {
-    /// Whether a piece of the side to move other than its king (`king`) attacks `sq`: an
-    /// interposition there is not given up to a free capture.
-    fn guarded(&mut self, pos: &Position, king: Option<Square>, sq: Square) -> bool {
-        if !self.seen.contains(sq) {
-            self.seen = self.seen.with(sq);
-            let mut by = pos.attackers_to(pos.side_to_move(), sq, pos.occupied());
-            if let Some(k) = king {
-                by = by.without(k);
-            }
-            if by.is_any() {
-                self.guarded = self.guarded.with(sq);
-            }
-        }
-        self.guarded.contains(sq)
-    }
-}
-
 /// The result of a search at one node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Res {
@@ -634,7 +608,6 @@ impl<'w, 'a> Walker<'w, 'a> {
         let base = self.kids.len();
         let mut old = false;
         let mut around = Around::new();
-        let mut guards = Guards::default();
         // Every child's window is asked for at once, so its cache misses overlap instead of
         // coming one after another in the loop below.
         self.child_keys.clear();
@@ -673,7 +646,7 @@ impl<'w, 'a> Walker<'w, 'a> {
             } else {
                 tuning.max_interpositions
             };
-            if grouped && m.is_drop() && (or || !guards.guarded(&self.pos, king, m.to())) {
+            if grouped && m.is_drop() && (or || !around.guarded(&self.pos, king, m.to())) {
                 c.flags |= F_MAX;
             }
             if block.contains(m.to()) && m.from() != king {
@@ -1958,6 +1931,15 @@ impl Around {
         }
         let (mine, theirs) = self.counts[to.index()];
         (mine as u32, theirs as u32)
+    }
+
+    /// Whether a piece of the side to move other than its king (on `king`) attacks `to`: an
+    /// interposition there is not given up to a free capture. From the same counts as
+    /// [`Around::counts`].
+    fn guarded(&mut self, pos: &Position, king: Option<Square>, to: Square) -> bool {
+        let (mine, _) = self.counts(pos, to);
+        let by_king = king.is_some_and(|k| king_attacks(k).contains(to));
+        mine > by_king as u32
     }
 }
 
