@@ -1408,9 +1408,6 @@ impl<'w, 'a> Walker<'w, 'a> {
         let (mut sum, mut max) = (0u32, 0u32);
         let mut maxed = 0u32;
         let mut hidden = false;
-        // The best child's numbers and order, kept beside `best` (not looked up again for
-        // every child compared with it).
-        let mut best_key = (INF, std::cmp::Reverse(0), 0i16);
         for (i, c) in kids.iter().enumerate() {
             if !c.visible() {
                 hidden = true;
@@ -1423,14 +1420,17 @@ impl<'w, 'a> Walker<'w, 'a> {
             } else {
                 sum = sum.saturating_add(d);
             }
-            let key = (p, std::cmp::Reverse(d), c.order);
-            if best == usize::MAX || key < best_key {
+            let better = best == usize::MAX || {
+                let b = &kids[best];
+                let (bp, bd) = self.numbers(b, or);
+                (p, std::cmp::Reverse(d), c.order) < (bp, std::cmp::Reverse(bd), b.order)
+            };
+            if better {
                 if best != usize::MAX {
                     second = phi;
                 }
                 phi = p;
                 best = i;
-                best_key = key;
             } else if p < second {
                 second = p;
             }
@@ -1444,7 +1444,7 @@ impl<'w, 'a> Walker<'w, 'a> {
         let except = if best == usize::MAX {
             0
         } else {
-            let bd = best_key.1.0;
+            let bd = self.numbers(&kids[best], or).1;
             if kids[best].flags & F_MAX != 0 {
                 sum.saturating_add(hidden as u32)
             } else {
