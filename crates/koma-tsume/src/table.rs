@@ -507,6 +507,14 @@ mod tests {
         i.wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
+    /// How many of the proofs `store_proven(key(i), Hand::EMPTY, 3, _)` for `i < n` the table
+    /// still answers.
+    fn found(t: &Table, n: u64) -> u64 {
+        (0..n)
+            .filter(|&i| t.probe(key(i), Hand::EMPTY, LEN_INF).proven == Some((3, Hand::EMPTY)))
+            .count() as u64
+    }
+
     /// A disproof on a path answers where the path's last positions hash the same, for hands
     /// holding at most its pieces, and never in a look-up that ignores the path.
     #[test]
@@ -540,9 +548,7 @@ mod tests {
         }
         assert!(t.len > START_SLOTS);
         assert!(t.len <= t.max_slots);
-        let kept = (0..n)
-            .filter(|&i| t.probe(key(i), Hand::EMPTY, LEN_INF).proven == Some((3, Hand::EMPTY)))
-            .count() as u64;
+        let kept = found(&t, n);
         // Growing at a quarter full leaves windows room: at most a few entries give way.
         assert!(kept * 100 >= n * 99, "kept {kept} of {n}");
         // Past the limit the table collects instead of growing.
@@ -559,6 +565,9 @@ mod tests {
         // where large pages are asked for), and the entries stored on the way are found after
         // the last one: a growth that dropped or misplaced entries, or skipped a size, fails.
         let mut t = Table::new(2 * HUGE_BYTES);
+        // The limit is reserved up front, so no growth moves the entries' memory (a move would
+        // break the large pages asked for past HUGE_BYTES into small ones).
+        let at = t.slots.as_ptr();
         let mut sizes = vec![t.len];
         let mut n = 0;
         while t.len < t.max_slots {
@@ -576,9 +585,9 @@ mod tests {
         );
         assert!(sizes.iter().any(|&s| s * 32 < HUGE_BYTES));
         assert!(sizes.iter().any(|&s| s * 32 > HUGE_BYTES));
-        let kept = (0..n)
-            .filter(|&i| t.probe(key(i), Hand::EMPTY, LEN_INF).proven == Some((3, Hand::EMPTY)))
-            .count() as u64;
+        assert_eq!(t.slots.as_ptr(), at);
+        assert_eq!(t.slots.capacity(), t.max_slots);
+        let kept = found(&t, n);
         assert!(kept * 100 >= n * 99, "kept {kept} of {n}");
         assert_eq!(t.used as u64, kept);
     }
@@ -593,9 +602,7 @@ mod tests {
         }
         assert_eq!(t.len, t.max_slots);
         assert_eq!(t.slots.capacity(), t.max_slots);
-        let kept = (0..n)
-            .filter(|&i| t.probe(key(i), Hand::EMPTY, LEN_INF).proven == Some((3, Hand::EMPTY)))
-            .count() as u64;
+        let kept = found(&t, n);
         assert!(kept * 100 >= n * 99, "kept {kept} of {n}");
         assert_eq!(t.used as u64, kept);
     }
