@@ -124,7 +124,8 @@ impl Setup {
     }
 
     /// Reads SFEN (`board side hand ply`). The hand may list kinds in any order; a count may
-    /// precede a letter (`2P`, `10p`). All four fields are required.
+    /// precede a letter (`2P`, `10p`). All four fields are required. The fields are checked
+    /// from the left: the error is the first fault in the text.
     pub fn from_sfen(sfen: &str) -> Result<Setup, SfenError> {
         let fields = split_fields(sfen);
         let field = |i: usize, name| {
@@ -133,21 +134,10 @@ impl Setup {
                 .copied()
                 .ok_or(SfenError::MissingField { field: name })
         };
-        let (board_col, board) = field(0, "board")?;
-        let (side_col, side) = field(1, "side to move")?;
-        let (hand_col, hand) = field(2, "hand")?;
-        let (ply_col, ply) = field(3, "move number")?;
-        if let Some(&(column, _)) = fields.get(4) {
-            let text = sfen
-                .chars()
-                .skip(column - 1)
-                .collect::<String>()
-                .trim()
-                .to_owned();
-            return Err(SfenError::ExtraField { column, text });
-        }
         let mut setup = Setup::empty();
+        let (board_col, board) = field(0, "board")?;
         parse_board(board, board_col, &mut setup.board)?;
+        let (side_col, side) = field(1, "side to move")?;
         setup.side_to_move = match side {
             "b" => Color::Black,
             "w" => Color::White,
@@ -158,7 +148,9 @@ impl Setup {
                 });
             }
         };
+        let (hand_col, hand) = field(2, "hand")?;
         setup.hands = parse_hands(hand, hand_col)?;
+        let (ply_col, ply) = field(3, "move number")?;
         setup.ply = match ply.parse::<u32>() {
             Ok(n) if n >= 1 => n,
             _ => {
@@ -168,6 +160,15 @@ impl Setup {
                 });
             }
         };
+        if let Some(&(column, _)) = fields.get(4) {
+            let text = sfen
+                .chars()
+                .skip(column - 1)
+                .collect::<String>()
+                .trim()
+                .to_owned();
+            return Err(SfenError::ExtraField { column, text });
+        }
         Ok(setup)
     }
 
@@ -416,6 +417,16 @@ mod tests {
             ExtraField { column: 25, .. }
         ));
         assert_eq!(e("9/9/9/9/9/9/9/9 b - 1"), RankCount { ranks: 8 });
+        // The first fault from the left, whatever follows it.
+        assert_eq!(e("9/9/9 x"), RankCount { ranks: 3 });
+        assert!(matches!(
+            e("9/9/9/9/9/9/9/9/9 x"),
+            BadSide { column: 19, .. }
+        ));
+        assert!(matches!(
+            e("9/9/9/9/9/9/9/9/9 b 2 1 x"),
+            BadHand { column: 21, .. }
+        ));
         assert_eq!(
             e("9/9/46/9/9/9/9/9/9 b - 1"),
             RankLength {

@@ -86,6 +86,7 @@ impl Format {
     /// assert_eq!(Format::sniff("8k/9/9/9/9/9/9/9/8K b - 1\n"), Some(Format::Sfen));
     /// // A bad SFEN is still SFEN, so that its reader names the fault.
     /// assert_eq!(Format::sniff("9/9/9 b - 1"), Some(Format::Sfen));
+    /// assert_eq!(Format::sniff("9/9/9 x"), Some(Format::Sfen));
     /// assert_eq!(Format::sniff("先手：A\n▲７六歩\n"), Some(Format::Ki2));
     /// assert_eq!(Format::sniff("先手：A\n   1 ７六歩(77)\n"), Some(Format::Kif));
     /// // A tsume diagram in KIF: the board's border is not a CSA line.
@@ -162,11 +163,19 @@ fn decisive(t: &str) -> Option<Format> {
     if ["position", "startpos", "sfen"].contains(&first) {
         return Some(Format::Usi);
     }
-    // A board of ranks split by '/': SFEN, even with a wrong number of ranks (the SFEN reader
-    // then says what is wrong with the board, instead of another format's reader refusing it).
+    // A board of ranks split by '/': SFEN, even with a wrong number of ranks or a bad field
+    // after it (the SFEN reader then says what is wrong, instead of another format's reader
+    // refusing it). Without eight '/' or a side to move, only SFEN's board letters count (no
+    // `0`, so a date such as 2024/01/05 is not a board).
+    let board_letters = |w: &str| {
+        w.bytes()
+            .all(|b| b"123456789/+PLNSGBRKplnsgbrk".contains(&b))
+    };
     if first.is_ascii()
         && first.contains('/')
-        && (first.matches('/').count() == 8 || matches!(words.next(), Some("b" | "w")))
+        && (first.matches('/').count() == 8
+            || matches!(words.next(), Some("b" | "w"))
+            || board_letters(first))
     {
         return Some(Format::Sfen);
     }

@@ -298,6 +298,12 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
         &tsume(&["9/9/46/9/9/9/9/9/9 b - 1"], ""),
         "is not a file, an SFEN or a USI position: rank 3 of the board describes 10 squares",
     );
+    // A short board with a bad field after it is still read as SFEN, whose reader names the
+    // first fault (another format's reader said "expected move number 1").
+    assert_one_line_error(
+        &tsume(&["9/9/9 x"], ""),
+        "is not a file, an SFEN or a USI position: the board has 3 ranks, expected 9",
+    );
     // The side to move's opponent is in check: not a position.
     assert_one_line_error(
         &tsume(&["4k4/4G4/9/9/9/9/9/9/4K4 b G 1"], ""),
