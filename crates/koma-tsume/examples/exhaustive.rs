@@ -26,52 +26,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use koma_core::Position;
-use oracle::{DfPn, Exhaustive, Interpositions};
+use oracle::{DfPn, Exhaustive, Interpositions, Oracle};
 
 /// The plain search or the df-pn one.
-enum Search {
-    Plain(Exhaustive),
-    DfPn(DfPn),
-}
-
-impl Search {
-    fn new(dfpn: bool, mode: Interpositions) -> Search {
-        if dfpn {
-            Search::DfPn(DfPn::new(mode))
-        } else {
-            Search::Plain(Exhaustive::new(mode))
-        }
-    }
-
-    fn shortest(&mut self, pos: &Position, max: u16) -> Option<u16> {
-        match self {
-            Search::Plain(x) => x.shortest(pos, max),
-            Search::DfPn(x) => x.shortest(pos, max),
-        }
-    }
-
-    fn defend(&mut self, pos: &Position, d: u16) -> bool {
-        match self {
-            Search::Plain(x) => x.defend(pos, d),
-            Search::DfPn(x) => x.defend(pos, d),
-        }
-    }
-
-    /// Mate within `d` plies (odd: the attacker to move; even: the defender).
-    fn within(&mut self, pos: &Position, d: u16) -> bool {
-        match self {
-            Search::Plain(x) if d % 2 == 1 => x.attack(pos, d),
-            Search::DfPn(x) if d % 2 == 1 => x.attack(pos, d),
-            _ => self.defend(pos, d),
-        }
-    }
-
-    /// Nodes, interpositions met, undecided tests.
-    fn counts(&self) -> (u64, u64, u64) {
-        match self {
-            Search::Plain(x) => (x.nodes, x.interpositions, x.undecided),
-            Search::DfPn(x) => (x.nodes, x.interpositions, x.undecided),
-        }
+fn search(dfpn: bool, mode: Interpositions) -> Box<dyn Oracle> {
+    if dfpn {
+        Box::new(DfPn::new(mode))
+    } else {
+        Box::new(Exhaustive::new(mode))
     }
 }
 
@@ -117,7 +79,7 @@ fn main() -> ExitCode {
             continue;
         }
         let t = Instant::now();
-        let mut x = Search::new(dfpn, mode);
+        let mut x = search(dfpn, mode);
         // From a defender node the lengths count from its move: even.
         let found = if at {
             // Only the one question: the length is at most MAX, or more.
@@ -137,16 +99,19 @@ fn main() -> ExitCode {
             Some(n) if at => format!("mate within {n}"),
             Some(n) => format!("mate in {n}"),
         };
-        let (nodes, interpositions, undecided) = x.counts();
+        let c = x.counts();
         println!(
-            "{name:<14} {what} ({nodes} nodes, {interpositions} interpositions, {undecided} undecided, {:.1} s)",
+            "{name:<14} {what} ({} nodes, {} interpositions, {} undecided, {:.1} s)",
+            c.nodes,
+            c.interpositions,
+            c.undecided,
             t.elapsed().as_secs_f64()
         );
     }
     if defender {
         // Each defence on its own: the plies to mate after it, both bounds.
-        let mut every = Search::new(dfpn, Interpositions::Every);
-        let mut free = Search::new(dfpn, Interpositions::FreeLeftOut);
+        let mut every = search(dfpn, Interpositions::Every);
+        let mut free = search(dfpn, Interpositions::FreeLeftOut);
         for e in pos.legal_moves().iter().copied() {
             let mut p = pos.clone();
             p.do_move(e);

@@ -2421,7 +2421,7 @@ mod tests {
     /// evasion) below the first 将棋図巧 problems.
     #[test]
     fn an_attacker_node_three_or_four_plies_from_the_horizon_is_settled_by_a_mate_in_three() {
-        use crate::oracle::{Exhaustive, Interpositions};
+        use crate::oracle::{Exhaustive, Interpositions, Oracle};
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/tsume/zukou.jsonl");
         let text = std::fs::read_to_string(path).expect("data/tsume/zukou.jsonl");
         let (mut proven, mut disproven, mut open) = (0u32, 0u32, 0u32);
@@ -2499,7 +2499,7 @@ mod tests {
     /// holding the disproof pieces.
     #[test]
     fn the_horizon_mate_in_three_stores_the_searchs_disproof() {
-        use crate::oracle::{Exhaustive, Interpositions};
+        use crate::oracle::{Exhaustive, Interpositions, Oracle};
         let mut free = Exhaustive::new(Interpositions::FreeLeftOut);
         for sfen in [
             "9/9/2ls5/9/2p6/l2+Pg4/6+b1+r/+pp+Bg2+p+p1/2P1+s1k2 b Sr2gs4n2l11p 9",

@@ -11,7 +11,7 @@ mod oracle;
 use koma_core::rng::Rng;
 use koma_core::{Color, Hand, Piece, PieceKind, Position, Setup, Square};
 use koma_tsume::{Cancel, Finding, Options, Verdict, check};
-use oracle::{DfPn, Exhaustive, Interpositions};
+use oracle::{DfPn, Exhaustive, Interpositions, Oracle};
 
 /// The depth the oracle searches to (plies).
 const DEPTH: u16 = 7;
@@ -113,13 +113,13 @@ fn koma_agrees_with_an_exhaustive_search_on_generated_short_problems() {
         );
         let mut tested = Exhaustive::new(Interpositions::Tested(DEPTH + 1));
         let decided = tested.shortest(&pos, DEPTH);
-        with_interpositions += (every.interpositions > 0) as usize;
+        with_interpositions += (every.counts().interpositions > 0) as usize;
         // The exact length where the bounds meet, or where the bounded test decided every
         // interposition (`None`: longer than DEPTH).
         let known = if Some(lower) == upper {
             Some(Some(lower))
         } else {
-            (tested.undecided == 0).then_some(decided)
+            (tested.counts().undecided == 0).then_some(decided)
         };
         match known {
             Some(Some(n)) => assert_eq!(len, n, "{sfen}: koma's length against the oracle's"),
@@ -191,7 +191,7 @@ fn the_oracles_dfpn_agrees_with_its_plain_search() {
             }
             if mode == Interpositions::Every {
                 mates += usize::from(expected.is_some());
-                interpositions += usize::from(plain.interpositions > 0);
+                interpositions += usize::from(plain.counts().interpositions > 0);
             }
         }
     }

@@ -21,7 +21,7 @@
 //! - [`Interpositions::Tested`] leaves one out when it is free and the attacker then mates
 //!   without the piece within `bound` plies (every interposition counted in that test): each
 //!   left out is useless, so its length is at least koma's; when no test ran out of its bound
-//!   ([`Exhaustive::undecided`] 0) it left out exactly the useless ones and equals koma's.
+//!   ([`Counts::undecided`] 0) it left out exactly the useless ones and equals koma's.
 
 #![allow(dead_code)] // each user takes what it needs
 
@@ -41,19 +41,9 @@ pub enum Interpositions {
     Tested(u16),
 }
 
-/// The memo of one position: the smallest depth known to mate and the largest known not to.
-#[derive(Clone, Copy)]
-struct Known {
-    mate_within: u16,
-    no_mate_within: Option<u16>,
-}
-
-/// The search, with its memo (kept across calls on one problem).
-pub struct Exhaustive {
-    mode: Interpositions,
-    memo: HashMap<u64, Known>,
-    /// For [`Interpositions::Tested`]: the search that tests an interposition's uselessness.
-    test: Option<Box<Exhaustive>>,
+/// What the searches count.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counts {
     /// Moves made.
     pub nodes: u64,
     /// Interpositions met at defender nodes (counted or not).
@@ -62,79 +52,53 @@ pub struct Exhaustive {
     pub undecided: u64,
 }
 
-impl Exhaustive {
+/// A "mate within d plies?" search: [`Exhaustive`] or [`DfPn`], which give the same values.
+pub trait Oracle {
     /// A search counting interpositions by `mode`.
-    pub fn new(mode: Interpositions) -> Exhaustive {
-        let test = match mode {
-            Interpositions::Tested(_) => Some(Box::new(Exhaustive::new(Interpositions::Every))),
-            _ => None,
-        };
-        Exhaustive {
-            mode,
-            memo: HashMap::new(),
-            test,
-            nodes: 0,
-            interpositions: 0,
-            undecided: 0,
-        }
-    }
-
-    /// The shortest mate of the side to move within `max` plies, if any (odd lengths).
-    pub fn shortest(&mut self, pos: &Position, max: u16) -> Option<u16> {
-        (1..=max).step_by(2).find(|&d| self.attack(pos, d))
-    }
+    fn new(mode: Interpositions) -> Self
+    where
+        Self: Sized;
 
     /// Whether the side to move (the attacker) mates within `d` plies (`d` odd).
-    pub fn attack(&mut self, pos: &Position, d: u16) -> bool {
-        if let Some(known) = self.known(pos, d) {
-            return known;
-        }
-        let mut p = pos.clone();
-        let mut mate = false;
-        for m in pos.legal_moves().iter().copied() {
-            p.do_move(m);
-            self.nodes += 1;
-            let check = p.in_check();
-            mate = check && self.defend(&p, d - 1);
-            p.undo_move();
-            if mate {
-                break;
-            }
-        }
-        self.remember(pos, d, mate);
-        mate
-    }
+    fn attack(&mut self, pos: &Position, d: u16) -> bool;
 
     /// Whether the side to move (the defender, in check) is mated within `d` plies (`d` even):
     /// every evasion that counts is mated within `d - 1`; with none, mated now.
-    pub fn defend(&mut self, pos: &Position, d: u16) -> bool {
-        if let Some(known) = self.known(pos, d) {
-            return known;
-        }
-        let mut p = pos.clone();
-        let mut mated = true;
-        for e in pos.legal_moves().iter().copied() {
-            if self.left_out(pos, e) {
-                continue;
-            }
-            if d == 0 {
-                mated = false;
-                break;
-            }
-            p.do_move(e);
-            self.nodes += 1;
-            mated = self.attack(&p, d - 1);
-            p.undo_move();
-            if !mated {
-                break;
-            }
-        }
-        self.remember(pos, d, mated);
-        mated
+    fn defend(&mut self, pos: &Position, d: u16) -> bool;
+
+    /// What the search has counted so far.
+    fn counts(&self) -> Counts;
+
+    /// The shortest mate of the side to move within `max` plies, if any (odd lengths).
+    fn shortest(&mut self, pos: &Position, max: u16) -> Option<u16> {
+        (1..=max).step_by(2).find(|&d| self.attack(pos, d))
     }
 
-    fn known(&self, pos: &Position, d: u16) -> Option<bool> {
-        let k = self.memo.get(&pos.key())?;
+    /// Mate within `d` plies (odd: the attacker to move; even: the defender).
+    fn within(&mut self, pos: &Position, d: u16) -> bool {
+        if d % 2 == 1 {
+            self.attack(pos, d)
+        } else {
+            self.defend(pos, d)
+        }
+    }
+}
+
+/// The memo of one position: the smallest depth known to mate and the largest known not to.
+#[derive(Clone, Copy)]
+struct Known {
+    mate_within: u16,
+    no_mate_within: Option<u16>,
+}
+
+/// Settled values by position (kept across calls on one problem).
+#[derive(Default)]
+struct Memo(HashMap<u64, Known>);
+
+impl Memo {
+    /// Whether `key` mates within `d` plies, if settled.
+    fn get(&self, key: u64, d: u16) -> Option<bool> {
+        let k = self.0.get(&key)?;
         if d >= k.mate_within {
             Some(true)
         } else if k.no_mate_within.is_some_and(|n| d <= n) {
@@ -144,8 +108,8 @@ impl Exhaustive {
         }
     }
 
-    fn remember(&mut self, pos: &Position, d: u16, mate: bool) {
-        let k = self.memo.entry(pos.key()).or_insert(Known {
+    fn set(&mut self, key: u64, d: u16, mate: bool) {
+        let k = self.0.entry(key).or_insert(Known {
             mate_within: u16::MAX,
             no_mate_within: None,
         });
@@ -156,21 +120,111 @@ impl Exhaustive {
         }
     }
 
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// What both searches share: how interpositions count, the search that tests their
+/// uselessness (of the same kind `S`), the memo of settled values and the counters.
+struct Common<S> {
+    mode: Interpositions,
+    test: Option<Box<S>>,
+    memo: Memo,
+    counts: Counts,
+}
+
+impl<S: Oracle> Common<S> {
+    fn new(mode: Interpositions) -> Common<S> {
+        Common {
+            mode,
+            test: matches!(mode, Interpositions::Tested(_))
+                .then(|| Box::new(S::new(Interpositions::Every))),
+            memo: Memo::default(),
+            counts: Counts::default(),
+        }
+    }
+
     /// Whether the evasion `e` of `pos` is an interposition this mode leaves out.
     fn left_out(&mut self, pos: &Position, e: Move) -> bool {
-        let Self {
-            mode,
-            test,
-            interpositions,
-            undecided,
-            ..
+        let Common {
+            mode, test, counts, ..
         } = self;
-        left_out(*mode, pos, e, interpositions, &mut |without, bound| {
-            let test = test.as_mut().expect("a Tested search has its test search");
-            let mate = test.defend(without, bound);
-            *undecided += u64::from(!mate);
-            mate
-        })
+        left_out(
+            *mode,
+            pos,
+            e,
+            &mut counts.interpositions,
+            &mut |without, bound| {
+                let test = test.as_mut().expect("a Tested search has its test search");
+                let mate = test.defend(without, bound);
+                counts.undecided += u64::from(!mate);
+                mate
+            },
+        )
+    }
+}
+
+/// The plain search, with its memo (kept across calls on one problem).
+pub struct Exhaustive {
+    c: Common<Exhaustive>,
+}
+
+impl Oracle for Exhaustive {
+    fn new(mode: Interpositions) -> Exhaustive {
+        Exhaustive {
+            c: Common::new(mode),
+        }
+    }
+
+    fn counts(&self) -> Counts {
+        self.c.counts
+    }
+
+    fn attack(&mut self, pos: &Position, d: u16) -> bool {
+        if let Some(known) = self.c.memo.get(pos.key(), d) {
+            return known;
+        }
+        let mut p = pos.clone();
+        let mut mate = false;
+        for m in pos.legal_moves().iter().copied() {
+            p.do_move(m);
+            self.c.counts.nodes += 1;
+            let check = p.in_check();
+            mate = check && self.defend(&p, d - 1);
+            p.undo_move();
+            if mate {
+                break;
+            }
+        }
+        self.c.memo.set(pos.key(), d, mate);
+        mate
+    }
+
+    fn defend(&mut self, pos: &Position, d: u16) -> bool {
+        if let Some(known) = self.c.memo.get(pos.key(), d) {
+            return known;
+        }
+        let mut p = pos.clone();
+        let mut mated = true;
+        for e in pos.legal_moves().iter().copied() {
+            if self.c.left_out(pos, e) {
+                continue;
+            }
+            if d == 0 {
+                mated = false;
+                break;
+            }
+            p.do_move(e);
+            self.c.counts.nodes += 1;
+            mated = self.attack(&p, d - 1);
+            p.undo_move();
+            if !mated {
+                break;
+            }
+        }
+        self.c.memo.set(pos.key(), d, mated);
+        mated
     }
 }
 
@@ -264,95 +318,57 @@ const INF: u32 = u32::MAX / 4;
 /// and the largest known not to, as in [`Exhaustive`]. No proof or disproof pieces, no other
 /// sharing between hands: nothing of koma-tsume's search.
 pub struct DfPn {
-    mode: Interpositions,
-    settled: HashMap<u64, Known>,
+    c: Common<DfPn>,
     numbers: HashMap<(u64, u16), (u32, u32)>,
-    test: Option<Box<DfPn>>,
-    /// Moves made.
-    pub nodes: u64,
-    /// Interpositions met at defender nodes (counted or not).
-    pub interpositions: u64,
-    /// Uselessness tests that found no mate within their bound (the piece counted).
-    pub undecided: u64,
 }
 
-impl DfPn {
-    /// A search counting interpositions by `mode`.
-    pub fn new(mode: Interpositions) -> DfPn {
-        let test = match mode {
-            Interpositions::Tested(_) => Some(Box::new(DfPn::new(Interpositions::Every))),
-            _ => None,
-        };
+impl Oracle for DfPn {
+    fn new(mode: Interpositions) -> DfPn {
         DfPn {
-            mode,
-            settled: HashMap::new(),
+            c: Common::new(mode),
             numbers: HashMap::new(),
-            test,
-            nodes: 0,
-            interpositions: 0,
-            undecided: 0,
         }
     }
 
-    /// The shortest mate of the side to move within `max` plies, if any (odd lengths).
-    pub fn shortest(&mut self, pos: &Position, max: u16) -> Option<u16> {
-        (1..=max).step_by(2).find(|&d| self.attack(pos, d))
-    }
-
-    /// Whether the side to move (the attacker) mates within `d` plies (`d` odd).
-    pub fn attack(&mut self, pos: &Position, d: u16) -> bool {
+    fn attack(&mut self, pos: &Position, d: u16) -> bool {
         debug_assert!(d % 2 == 1);
         self.solve(pos, d)
     }
 
-    /// Whether the side to move (the defender, in check) is mated within `d` plies (`d` even).
-    pub fn defend(&mut self, pos: &Position, d: u16) -> bool {
+    fn defend(&mut self, pos: &Position, d: u16) -> bool {
         debug_assert!(d.is_multiple_of(2));
         self.solve(pos, d)
     }
 
+    fn counts(&self) -> Counts {
+        self.c.counts
+    }
+}
+
+impl DfPn {
     /// Positions with settled values and with proof and disproof numbers held.
     pub fn table_len(&self) -> (usize, usize) {
-        (self.settled.len(), self.numbers.len())
+        (self.c.memo.len(), self.numbers.len())
     }
 
     fn solve(&mut self, pos: &Position, d: u16) -> bool {
         let mut p = pos.clone();
         loop {
-            if let Some(v) = self.settled_value(pos.key(), d) {
+            if let Some(v) = self.c.memo.get(pos.key(), d) {
                 return v;
             }
             self.mid(&mut p, d, INF, INF);
         }
     }
 
-    fn settled_value(&self, key: u64, d: u16) -> Option<bool> {
-        let k = self.settled.get(&key)?;
-        if d >= k.mate_within {
-            Some(true)
-        } else if k.no_mate_within.is_some_and(|n| d <= n) {
-            Some(false)
-        } else {
-            None
-        }
-    }
-
     fn settle(&mut self, key: u64, d: u16, mate: bool) {
         self.numbers.remove(&(key, d));
-        let k = self.settled.entry(key).or_insert(Known {
-            mate_within: u16::MAX,
-            no_mate_within: None,
-        });
-        if mate {
-            k.mate_within = k.mate_within.min(d);
-        } else {
-            k.no_mate_within = Some(k.no_mate_within.map_or(d, |n| n.max(d)));
-        }
+        self.c.memo.set(key, d, mate);
     }
 
     /// The proof and disproof numbers of `key` with `d` plies left.
     fn numbers_of(&self, key: u64, d: u16) -> (u32, u32) {
-        match self.settled_value(key, d) {
+        match self.c.memo.get(key, d) {
             Some(true) => (0, INF),
             Some(false) => (INF, 0),
             None => self.numbers.get(&(key, d)).copied().unwrap_or((1, 1)),
@@ -370,19 +386,7 @@ impl DfPn {
         let moves = p.legal_moves();
         for m in moves.iter().copied() {
             if !or {
-                let Self {
-                    mode,
-                    test,
-                    interpositions,
-                    undecided,
-                    ..
-                } = self;
-                let out = left_out(*mode, p, m, interpositions, &mut |without, bound| {
-                    let test = test.as_mut().expect("a Tested search has its test search");
-                    let mate = test.defend(without, bound);
-                    *undecided += u64::from(!mate);
-                    mate
-                });
+                let out = self.c.left_out(p, m);
                 if out {
                     continue;
                 }
@@ -392,7 +396,7 @@ impl DfPn {
                 }
             }
             p.do_move(m);
-            self.nodes += 1;
+            self.c.counts.nodes += 1;
             if !or || p.in_check() {
                 children.push((m, p.key()));
             }
