@@ -722,7 +722,13 @@ impl<'w, 'a> Walker<'w, 'a> {
                                     false => (ipn, idn),
                                 }
                             };
-                            old |= tuning.tca && d < depth;
+                            // TCA: the node was reached at a shallower depth before. In an
+                            // unbounded search an entry of a bounded one says nothing of this
+                            // search's paths (the short mates' searches before the proof left
+                            // it): extending there stalled proofs of no mate that `--any`,
+                            // whose short searches leave other entries, settles at once.
+                            let foreign = child_budget == LEN_INF && b != LEN_INF;
+                            old |= tuning.tca && d < depth && !foreign;
                         }
                         None => {
                             (c.pn, c.dn) = initial(&self.pos, &mut around);

@@ -124,6 +124,31 @@ fn no_mate() {
     assert_eq!(outcome(koma_core::STARTPOS_SFEN, &opts()), Outcome::NoMate);
 }
 
+/// A no-mate found by a generated sweep (session 19): a promoted lance and a pawn against the
+/// attacker's king, White attacking with a silver and a lance in hand. `--any` proves no mate in
+/// 27,489 nodes; the composer's mode stalled (unknown at 5 M nodes) because its unbounded proof
+/// extended thresholds (TCA) from the entries its short bounded searches had left.
+#[test]
+fn the_composers_mode_proves_a_no_mate_as_the_fast_mode_does() {
+    const SFEN: &str = "9/9/9/9/9/8+l/7p1/9/7K1 w 2R2B4G2S4N2L17P2sl 1";
+    for mode in [Mode::Any, Mode::Composer] {
+        let pos = Position::from_sfen(SFEN).unwrap();
+        let sol = solve(
+            &pos,
+            &opts().nodes(200_000).mode(mode),
+            &mut |_| {},
+            &Cancel::new(),
+        )
+        .expect("a mate problem");
+        assert_eq!(sol.outcome, Outcome::NoMate, "{mode:?}");
+        assert!(
+            sol.stats.nodes < 100_000,
+            "{mode:?}: {} nodes",
+            sol.stats.nodes
+        );
+    }
+}
+
 #[test]
 fn a_defender_without_a_king_is_refused_not_answered() {
     // Black attacks and White, who defends, has no king: a wrong side to move, most likely.
