@@ -247,6 +247,12 @@ def _useless(board: "cshogi.Board", m: int, dfpn: "cshogi.DfPn") -> bool:
     for c in takes:
         before = board.pieces_in_hand[board.turn]
         board.push(c)
+        if not board.is_check():
+            # A capture that ends the check (a lance or knight promoting on the square) is no
+            # move of a mate; cshogi's `search_andnode` must not be asked about a position
+            # without check either (it crashed the process: a segmentation fault).
+            board.pop()
+            continue
         attacker = 1 - board.turn
         gained = [i for i, (a, b) in enumerate(zip(before, board.pieces_in_hand[attacker])) if b > a]
         hands = [list(h) for h in board.pieces_in_hand]
@@ -286,6 +292,23 @@ def replay(sfen: str, moves: list, dfpn: "cshogi.DfPn") -> str | None:
             return f"the defender still has {cshogi.move_to_usi(m)}"
     return None
 
+
+
+def test_a_capture_that_ends_the_check_is_not_asked_about():
+    """An interposition the checking lance takes promoting: the promoted lance no longer checks,
+    so that capture proves nothing; cshogi's `search_andnode` crashed the process when asked
+    about the position after it (found by session 19's sweep, a random game)."""
+    board = cshogi.Board(
+        "1nsk5/lr1s2g1l/pp+Bg2sp1/3ppp3/6Pn1/1nP1L1p2/P2P2gP1/2B4r1/SN1G1P2K b 3Pl2p 79"
+    )
+    assert board.is_check()
+    drop = board.move_from_usi("P*1g")
+    assert board.is_legal(drop)
+    dfpn = cshogi.DfPn()
+    dfpn.set_max_search_node(100_000)
+    # Only the capture without promotion counts; the call returns instead of crashing.
+    assert _useless(board, drop, dfpn) in (True, False)
+    assert board.sfen().startswith("1nsk5/lr1s2g1l/"), "the board is left as it was"
 
 # The composer's answers that came back "unknown: inconsistent" (the solver contradicting
 # itself), filled by the cross-check below.
