@@ -46,6 +46,9 @@ const START_SLOTS: usize = 1 << 15;
 /// on x86_64 Linux; below it, a short solve touches a few MiB and 4 KiB pages cost little).
 const HUGE_BYTES: usize = 32 << 20;
 
+/// The bytes of one entry (four `u64` words).
+const SLOT_BYTES: usize = std::mem::size_of::<[u64; 4]>();
+
 const EMPTY: u8 = 0;
 const UNKNOWN: u8 = 1;
 const PROVEN: u8 = 2;
@@ -112,7 +115,7 @@ fn pack(
 impl Table {
     /// A table of at most `bytes` bytes (at least a few windows).
     pub(crate) fn new(bytes: usize) -> Table {
-        let max_slots = (bytes / 32).max(WINDOW * 4);
+        let max_slots = (bytes / SLOT_BYTES).max(WINDOW * 4);
         let n = max_slots.min(START_SLOTS);
         // The whole limit is allocated now, zeroed by the system as address space only (a
         // large zeroed allocation is fresh pages, which the system gives memory when first
@@ -131,7 +134,7 @@ impl Table {
 
     /// Bytes of memory the table may hold (its limit).
     pub(crate) fn bytes(&self) -> usize {
-        self.max_slots * 32
+        self.max_slots * SLOT_BYTES
     }
 
     /// Filled share of the table's limit in permille.
@@ -341,7 +344,7 @@ impl Table {
     fn grow(&mut self) {
         let old_len = self.len;
         let n = (old_len * 2).min(self.max_slots);
-        if n * 32 >= HUGE_BYTES && old_len * 32 < HUGE_BYTES {
+        if n * SLOT_BYTES >= HUGE_BYTES && old_len * SLOT_BYTES < HUGE_BYTES {
             advise_huge(&self.slots);
         }
         self.len = n;
@@ -583,8 +586,8 @@ mod tests {
                 .windows(2)
                 .all(|w| w[1] == (w[0] * 2).min(t.max_slots))
         );
-        assert!(sizes.iter().any(|&s| s * 32 < HUGE_BYTES));
-        assert!(sizes.iter().any(|&s| s * 32 > HUGE_BYTES));
+        assert!(sizes.iter().any(|&s| s * SLOT_BYTES < HUGE_BYTES));
+        assert!(sizes.iter().any(|&s| s * SLOT_BYTES > HUGE_BYTES));
         assert_eq!(t.slots.as_ptr(), at);
         assert_eq!(t.slots.capacity(), t.max_slots);
         let kept = found(&t, n);
