@@ -145,23 +145,65 @@ impl<S: Oracle> Common<S> {
         }
     }
 
-    /// Whether the evasion `e` of `pos` is an interposition this mode leaves out.
+    /// Whether the evasion `e` of `pos` is an interposition this mode leaves out (counting the
+    /// interpositions met, and for [`Interpositions::Tested`] the tests left undecided).
     fn left_out(&mut self, pos: &Position, e: Move) -> bool {
-        let Common {
-            mode, test, counts, ..
-        } = self;
-        left_out(
-            *mode,
-            pos,
-            e,
-            &mut counts.interpositions,
-            &mut |without, bound| {
-                let test = test.as_mut().expect("a Tested search has its test search");
-                let mate = test.defend(without, bound);
-                counts.undecided += u64::from(!mate);
-                mate
-            },
-        )
+        let Some(checker) = single_distant_checker(pos) else {
+            return false;
+        };
+        let king = pos.king(pos.side_to_move());
+        let onto_line = king.is_some_and(|k| between(checker, k).contains(e.to()));
+        if !onto_line || king == e.from() {
+            return false;
+        }
+        self.counts.interpositions += 1;
+        if self.mode == Interpositions::Every {
+            return false;
+        }
+        // The interposed piece, as it goes to the attacker's hand when taken.
+        let kind = match (e.drop_kind(), e.from().and_then(|f| pos.piece_at(f))) {
+            (Some(k), _) => k,
+            (None, Some(piece)) => piece.kind().unpromote(),
+            (None, None) => return false,
+        };
+        let mut p = pos.clone();
+        p.do_move(e);
+        let takes: Vec<Move> = p
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|x| x.from() == Some(checker) && x.to() == e.to())
+            .collect();
+        for x in takes {
+            p.do_move(x);
+            // For free: the defender cannot take the checker back.
+            let free = !p.legal_moves().iter().any(|y| y.to() == e.to());
+            let useless = free
+                && match self.mode {
+                    Interpositions::Tested(bound) => {
+                        without(&p, kind).is_some_and(|w| self.mates_without(&w, bound))
+                    }
+                    _ => true,
+                };
+            p.undo_move();
+            if useless {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`Interpositions::Tested`]'s test: whether the attacker mates within `bound` plies in
+    /// `p`, the position after the checker took the piece with the piece moved from the
+    /// attacker's hand to the defender's (every interposition counted).
+    fn mates_without(&mut self, p: &Position, bound: u16) -> bool {
+        let test = self
+            .test
+            .as_mut()
+            .expect("a Tested search has its test search");
+        let mate = test.defend(p, bound);
+        self.counts.undecided += u64::from(!mate);
+        mate
     }
 }
 
@@ -226,62 +268,6 @@ impl Oracle for Exhaustive {
         self.c.memo.set(pos.key(), d, mated);
         mated
     }
-}
-
-/// Whether the evasion `e` of `pos` is an interposition `mode` leaves out (`interpositions`
-/// counts the interpositions met). `mates_without(p, bound)` is [`Interpositions::Tested`]'s
-/// test: whether the attacker mates within `bound` plies in `p`, the position after the checker
-/// took the piece with the piece moved from the attacker's hand to the defender's.
-fn left_out(
-    mode: Interpositions,
-    pos: &Position,
-    e: Move,
-    interpositions: &mut u64,
-    mates_without: &mut dyn FnMut(&Position, u16) -> bool,
-) -> bool {
-    let Some(checker) = single_distant_checker(pos) else {
-        return false;
-    };
-    let king = pos.king(pos.side_to_move());
-    let onto_line = king.is_some_and(|k| between(checker, k).contains(e.to()));
-    if !onto_line || king == e.from() {
-        return false;
-    }
-    *interpositions += 1;
-    if mode == Interpositions::Every {
-        return false;
-    }
-    // The interposed piece, as it goes to the attacker's hand when taken.
-    let kind = match (e.drop_kind(), e.from().and_then(|f| pos.piece_at(f))) {
-        (Some(k), _) => k,
-        (None, Some(piece)) => piece.kind().unpromote(),
-        (None, None) => return false,
-    };
-    let mut p = pos.clone();
-    p.do_move(e);
-    let takes: Vec<Move> = p
-        .legal_moves()
-        .iter()
-        .copied()
-        .filter(|x| x.from() == Some(checker) && x.to() == e.to())
-        .collect();
-    for x in takes {
-        p.do_move(x);
-        // For free: the defender cannot take the checker back.
-        let free = !p.legal_moves().iter().any(|y| y.to() == e.to());
-        let useless = free
-            && match mode {
-                Interpositions::Tested(bound) => {
-                    without(&p, kind).is_some_and(|w| mates_without(&w, bound))
-                }
-                _ => true,
-            };
-        p.undo_move();
-        if useless {
-            return true;
-        }
-    }
-    false
 }
 
 /// `after` (the checker has just taken an interposed piece of `kind`) with the piece moved
