@@ -200,3 +200,24 @@ fn the_oracles_dfpn_agrees_with_its_plain_search() {
     );
     assert!(interpositions >= 3, "with interpositions {interpositions}");
 }
+
+/// A capture of an interposed piece that ends the check proves nothing about the interposition.
+/// White's king on 1a, a knight in hand, is checked by Black's lance on 1d; Black's bishop next
+/// to it on 2a is guarded by the horse on 4c. After △１三桂 the lance takes it for free: promoting
+/// (1d1c+), the promoted lance no longer reaches 1a, which leaves White to move out of check, a
+/// position that says nothing (there, every White move happens to lose within the bound);
+/// unpromoted (1d1c), the attacker finds no mate without the knight within the test's bound
+/// (nor within 31 plies: the example's `--dfpn`), so the interposition counts and White is not mated within 2 plies (▲１三香不成 lets the king out to
+/// 2b). Asking about the promoting capture left the interposition out and made it mate.
+#[test]
+fn a_capture_that_ends_the_check_does_not_make_an_interposition_useless() {
+    let pos = Position::from_sfen("7Bk/9/5+B3/8L/9/9/9/9/9 w n 1").expect("a legal position");
+    assert!(pos.in_check());
+    let mode = Interpositions::Tested(DEPTH + 1);
+    let mut plain = Exhaustive::new(mode);
+    assert!(!plain.defend(&pos, 2));
+    assert!(plain.counts().undecided > 0);
+    assert!(!DfPn::new(mode).defend(&pos, 2));
+    // Every interposition counted: the same value.
+    assert!(!Exhaustive::new(Interpositions::Every).defend(&pos, 2));
+}

@@ -22,6 +22,10 @@
 //!   without the piece within `bound` plies (every interposition counted in that test): each
 //!   left out is useless, so its length is at least koma's; when no test ran out of its bound
 //!   ([`Counts::undecided`] 0) it left out exactly the useless ones and equals koma's.
+//!
+//! A capture that ends the check (a lance promoting on a square two or more before the king,
+//! where the promoted lance no longer reaches it) is not an attacker's move of a tsume: it takes
+//! no interposition for free, and no test asks about the position after it.
 
 #![allow(dead_code)] // each user takes what it needs
 
@@ -176,6 +180,12 @@ impl<S: Oracle> Common<S> {
             .collect();
         for x in takes {
             p.do_move(x);
+            // A capture that ends the check (a lance promoting two or more squares before the
+            // king) is no attacker's move of a tsume, and leaves no evasion search to ask.
+            if !p.in_check() {
+                p.undo_move();
+                continue;
+            }
             // For free: the defender cannot take the checker back.
             let free = !p.legal_moves().iter().any(|y| y.to() == e.to());
             let useless = free
