@@ -297,7 +297,14 @@ def replay(sfen: str, moves: list, dfpn: "cshogi.DfPn") -> str | None:
 def test_a_capture_that_ends_the_check_is_not_asked_about():
     """An interposition the checking lance takes promoting: the promoted lance no longer checks,
     so that capture proves nothing; cshogi's `search_andnode` crashed the process when asked
-    about the position after it (found by session 19's sweep, a random game)."""
+    about the position after it (found by session 19's sweep, a random game).
+
+    White's lance on 1b checks Black's king on 1i down the file; Black drops a pawn on 1g. The
+    lance takes it: 1b1g+ leaves a promoted lance (a gold's moves) two squares before the king,
+    no check (skipped); 1b1g still checks through 1h and decides. The pawn given back, Black's
+    only evasion is P*1h, which the lance takes with mate: White's rook on 2h guards 1h and 2i
+    and the gold on 3g guards the rook. So the drop is useless (True); a test that skipped every
+    capture would say False, one that asked about 1b1g+ would crash."""
     board = cshogi.Board(
         "1nsk5/lr1s2g1l/pp+Bg2sp1/3ppp3/6Pn1/1nP1L1p2/P2P2gP1/2B4r1/SN1G1P2K b 3Pl2p 79"
     )
@@ -306,8 +313,8 @@ def test_a_capture_that_ends_the_check_is_not_asked_about():
     assert board.is_legal(drop)
     dfpn = cshogi.DfPn()
     dfpn.set_max_search_node(100_000)
-    # Only the capture without promotion counts; the call returns instead of crashing.
-    assert _useless(board, drop, dfpn) in (True, False)
+    # Only the capture without promotion counts, and cshogi proves the mate after it.
+    assert _useless(board, drop, dfpn) is True
     assert board.sfen().startswith("1nsk5/lr1s2g1l/"), "the board is left as it was"
 
 # The composer's answers that came back "unknown: inconsistent" (the solver contradicting
