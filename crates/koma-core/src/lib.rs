@@ -37,6 +37,7 @@ pub mod rng;
 mod setup;
 mod square;
 mod status;
+pub mod text;
 pub mod usi;
 pub mod zobrist;
 

@@ -5,6 +5,7 @@ use std::mem::MaybeUninit;
 use std::num::NonZeroU16;
 use std::str::FromStr;
 
+use crate::text::{EXCERPT_CHARS, excerpt};
 use crate::{PieceKind, Square};
 
 /// A move: a board move (from, to, promote or not) or a drop (kind, to), in 16 bits.
@@ -162,7 +163,7 @@ impl fmt::Debug for Move {
 
 /// Text that is not a USI move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{text}` is not a USI move: {reason}")]
+#[error("`{}` is not a USI move: {reason}", excerpt(text, EXCERPT_CHARS))]
 pub struct ParseMoveError {
     /// The text given.
     pub text: String,

@@ -2,6 +2,7 @@
 
 use std::fmt::{self, Write};
 
+use crate::text::{EXCERPT_CHARS, excerpt, excerpt_char};
 use crate::{Color, Hand, Piece, PieceKind, Square};
 
 /// The SFEN of the standard starting position.
@@ -41,7 +42,10 @@ pub enum SfenError {
         field: &'static str,
     },
     /// More than four fields.
-    #[error("unexpected text `{text}` at column {column} after the move number")]
+    #[error(
+        "unexpected text `{}` at column {column} after the move number",
+        excerpt(text, EXCERPT_CHARS)
+    )]
     ExtraField {
         /// Where the extra text starts.
         column: usize,
@@ -65,7 +69,7 @@ pub enum SfenError {
         column: usize,
     },
     /// A character that is no piece letter, digit, `+` or `/`.
-    #[error("unexpected `{found}` at column {column} in the {field}")]
+    #[error("unexpected `{}` at column {column} in the {field}", excerpt_char(*found))]
     UnexpectedChar {
         /// The field being read.
         field: &'static str,
@@ -81,7 +85,10 @@ pub enum SfenError {
         column: usize,
     },
     /// The side to move is not `b` or `w`.
-    #[error("side to move must be `b` or `w`, found `{found}` at column {column}")]
+    #[error(
+        "side to move must be `b` or `w`, found `{}` at column {column}",
+        excerpt(found, EXCERPT_CHARS)
+    )]
     BadSide {
         /// The text found.
         found: String,
@@ -97,7 +104,10 @@ pub enum SfenError {
         reason: String,
     },
     /// The move number is not a positive integer.
-    #[error("move number must be a positive integer, found `{found}` at column {column}")]
+    #[error(
+        "move number must be a positive integer, found `{}` at column {column}",
+        excerpt(found, EXCERPT_CHARS)
+    )]
     BadPly {
         /// The text found.
         found: String,
@@ -380,6 +390,28 @@ fn parse_hands(text: &str, col0: usize) -> Result<[Hand; 2], SfenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_quote_the_input_escaped_and_bounded() {
+        let e = Setup::from_sfen("4k4/9/9/9/9/9/9/9/4K\u{1b}3 b - 1").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unexpected `\\u{1b}` at column 21 in the board"
+        );
+        let side = format!("{}\u{7f}", "x".repeat(100));
+        let e = Setup::from_sfen(&format!("4k4/9/9/9/9/9/9/9/4K4 {side} - 1")).unwrap_err();
+        let message = e.to_string();
+        assert!(
+            message.contains(&format!("found `{}…`", "x".repeat(60))),
+            "{message}"
+        );
+        // The error keeps the text itself; only its message is bounded and escaped.
+        assert!(matches!(e, SfenError::BadSide { found, .. } if found == side));
+        let e = Setup::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1 \u{1b}[2J").unwrap_err();
+        assert!(e.to_string().contains("`\\u{1b}[2J`"), "{e}");
+        let e: crate::ParseSquareError = "\r9".parse::<Square>().unwrap_err();
+        assert!(e.to_string().starts_with("`\\r9` is not a square"), "{e}");
+    }
 
     #[test]
     fn startpos_round_trips() {

@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::Color;
+use crate::text::{EXCERPT_CHARS, excerpt};
 
 /// One of the 81 squares.
 ///
@@ -112,7 +113,10 @@ impl fmt::Display for Square {
 
 /// A string that is not a USI square name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a square (expected a file 1-9 and a rank a-i, like `7g`)")]
+#[error(
+    "`{}` is not a square (expected a file 1-9 and a rank a-i, like `7g`)",
+    excerpt(.0, EXCERPT_CHARS)
+)]
 pub struct ParseSquareError(pub String);
 
 impl FromStr for Square {

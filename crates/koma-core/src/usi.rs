@@ -1,18 +1,25 @@
 //! The USI `position` command: `startpos` or `sfen ...`, then optional `moves ...`.
 
+use crate::text::{EXCERPT_CHARS, excerpt};
 use crate::{FromSfenError, Move, ParseMoveError, Position};
 
 /// Why a USI `position` string could not be applied.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UsiPositionError {
     /// Neither `startpos` nor `sfen` where the position should start.
-    #[error("expected `startpos` or `sfen <board> <side> <hand> <ply>`, found `{0}`")]
+    #[error(
+        "expected `startpos` or `sfen <board> <side> <hand> <ply>`, found `{}`",
+        excerpt(.0, EXCERPT_CHARS)
+    )]
     BadStart(String),
     /// The SFEN part is not a legal position.
     #[error("in the SFEN: {0}")]
     Sfen(#[from] FromSfenError),
     /// Text after the position that is not `moves ...`.
-    #[error("expected `moves` after the position, found `{0}`")]
+    #[error(
+        "expected `moves` after the position, found `{}`",
+        excerpt(.0, EXCERPT_CHARS)
+    )]
     ExpectedMoves(String),
     /// A move is not USI notation.
     #[error("move {index}: {source}")]
@@ -24,7 +31,7 @@ pub enum UsiPositionError {
     },
     /// A move is well formed but not legal in the position it is played in. The position
     /// before it is kept.
-    #[error("move {index} `{text}` is illegal in {sfen}")]
+    #[error("move {index} `{}` is illegal in {sfen}", excerpt(text, EXCERPT_CHARS))]
     IllegalMove {
         /// 1-based index in the move list.
         index: usize,

@@ -165,21 +165,9 @@ impl ReadError {
 }
 
 /// The first [`EXCERPT_CHARS`] characters of `text`, control characters escaped, with `…`
-/// where it was cut.
+/// where it was cut ([`koma_core::text::excerpt`]).
 pub(crate) fn excerpt(text: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == EXCERPT_CHARS {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    koma_core::text::excerpt(text, EXCERPT_CHARS)
 }
 
 /// Something a reader accepted but a user may want to know about (the record is still read):

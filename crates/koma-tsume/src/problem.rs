@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use koma_core::text::excerpt;
 use koma_core::usi::{UsiPositionError, parse_position};
 use koma_core::{Color, Move, ParseMoveError, Position};
 use serde::{Deserialize, Serialize};
@@ -101,7 +102,8 @@ pub struct ProblemError {
     pub id: ProblemId,
     /// What is wrong.
     pub kind: ProblemErrorKind,
-    /// The start of the line, at most [`EXCERPT_CHARS`] characters.
+    /// The start of the line: its first [`EXCERPT_CHARS`] characters, control characters escaped,
+    /// with `…` where it was cut ([`koma_core::text::excerpt`]).
     pub excerpt: String,
 }
 
@@ -177,7 +179,7 @@ impl Problem {
             line,
             id: id.clone(),
             kind,
-            excerpt: t.chars().take(EXCERPT_CHARS).collect(),
+            excerpt: excerpt(t, EXCERPT_CHARS),
         };
         if !t.starts_with('{') {
             let position = parse_position(t).map_err(|e| fail(&id, e.into()))?;
@@ -323,6 +325,18 @@ mod tests {
     }
 
     #[test]
+    fn errors_show_control_characters_escaped() {
+        // A raw `\r` or escape character in a bad line is not echoed: the message stays on its
+        // line and starts no terminal command (found by fuzzing `koma tsume`'s input).
+        let line = "4k4/9/4P4/9/9/9/9/9/9 b\u{1b}[2J G\r 1";
+        let e = Problem::from_line(2, line).unwrap_err();
+        assert_eq!(e.excerpt, "4k4/9/4P4/9/9/9/9/9/9 b\\u{1b}[2J G\\r 1");
+        let message = e.to_string();
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+        assert!(message.contains("found `b\\u{1b}[2J`"), "{message}");
+    }
+
+    #[test]
     fn errors_keep_the_line_the_id_and_an_excerpt() {
         let long = format!(
             "{{\"id\": \"x\", \"sfen\": \"9/9 b - 1\", \"pad\": \"{}\"}}",
@@ -331,7 +345,8 @@ mod tests {
         let e = Problem::from_line(7, &long).unwrap_err();
         assert_eq!((e.line, &e.id), (7, &ProblemId::Text("x".into())));
         assert!(matches!(e.kind, ProblemErrorKind::Position(_)));
-        assert_eq!(e.excerpt.chars().count(), EXCERPT_CHARS);
+        assert_eq!(e.excerpt.chars().count(), EXCERPT_CHARS + 1);
+        assert!(e.excerpt.ends_with("zz…"), "{}", e.excerpt);
         let e = Problem::from_line(8, r#"{"id": "y"}"#).unwrap_err();
         assert!(matches!(e.kind, ProblemErrorKind::MissingSfen), "{e}");
         let e = Problem::from_line(

@@ -7,6 +7,7 @@ use std::io::{BufRead, BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use koma_core::text::excerpt;
 use koma_record::encoding::{EncodeError, Encoding};
 use koma_record::input::{Options, Records};
 use koma_record::listing::{Notation, move_list};
@@ -85,23 +86,26 @@ pub(crate) fn parse_encoding(s: &str) -> Result<Encoding, String> {
 
 /// Opens a file or standard input (`-`) through the library's one detection call.
 pub(crate) fn open(file: &str, options: Options) -> Result<Records<Box<dyn BufRead>>, CliError> {
+    // The name as messages quote it: control characters escaped.
+    let shown = excerpt(file, usize::MAX);
     let src: Box<dyn BufRead> = if file == "-" {
         Box::new(std::io::stdin().lock())
     } else {
-        let f = std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?;
+        let f = std::fs::File::open(file).map_err(|e| format!("{shown}: {e}"))?;
         Box::new(std::io::BufReader::new(f))
     };
     let name = (file != "-").then_some(file);
-    let records = Records::new(src, name, options).map_err(|e| format!("{file}: {e}"))?;
+    let records = Records::new(src, name, options).map_err(|e| format!("{shown}: {e}"))?;
     for w in &records.detected().warnings {
-        eprintln!("koma: warning: {file}: {w}");
+        eprintln!("koma: warning: {shown}: {w}");
     }
     Ok(records)
 }
 
 pub(crate) fn print_warnings(file: &str, read: &Read) {
+    let shown = excerpt(file, usize::MAX);
     for w in &read.warnings {
-        eprintln!("koma: warning: {file}: {w}");
+        eprintln!("koma: warning: {shown}: {w}");
     }
 }
 

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use koma_core::text::{EXCERPT_CHARS, excerpt};
 use koma_core::{Move, Position, STARTPOS_SFEN};
 use koma_record::encoding::Encoding;
 use koma_record::input::{Options as ReadOptions, Records};
@@ -145,12 +146,12 @@ fn read_input(args: &TsumeArgs) -> Result<Input, CliError> {
         || Path::new(arg).is_file()
         || (!arg.contains(char::is_whitespace) && arg != "startpos");
     let (mut records, name) = if is_file {
-        (open(arg, options)?, arg.to_owned())
+        // The name as given, control characters escaped (it is quoted in every message).
+        (open(arg, options)?, excerpt(arg, usize::MAX))
     } else {
         let src: Box<dyn BufRead> = Box::new(Cursor::new(arg.as_bytes().to_vec()));
         let records = Records::new(src, None, options)?;
-        let shown: String = arg.chars().take(60).collect();
-        (records, format!("`{shown}`"))
+        (records, format!("`{}`", excerpt(arg, EXCERPT_CHARS)))
     };
     let format = records.detected().format;
     let read = match records.next() {

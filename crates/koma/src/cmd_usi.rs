@@ -14,6 +14,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use koma_core::text::excerpt;
 use koma_core::{Color, Position};
 use koma_tsume::{Cancel, DEFAULT_HASH_MIB, Mode, Options, Outcome, Progress, solve};
 
@@ -115,7 +116,7 @@ impl Engine {
             "gameover" => self.stop(),
             "quit" => return false,
             other => {
-                let shown: String = other.chars().take(40).collect();
+                let shown = excerpt(other, 40);
                 self.gui.error(&format!("unknown command `{shown}`"));
             }
         }

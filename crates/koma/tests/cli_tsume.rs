@@ -304,6 +304,17 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
         &tsume(&["9/9/9 x"], ""),
         "is not a file, an SFEN or a USI position: the board has 3 ranks, expected 9",
     );
+    // Control characters of the input are quoted escaped (found by fuzzing): a raw `\r` sent
+    // the cursor back over the message, an escape character starts a terminal command.
+    let r = tsume(&["4k4/9/4P4/9/9/9/9/9/9 \u{1b}b G\r 1"], "");
+    assert_one_line_error(&r, "`4k4/9/4P4/9/9/9/9/9/9 \\u{1b}b G\\r 1` is not a file");
+    assert_one_line_error(&r, "found `\\u{1b}b` at column 23");
+    let r = tsume(&["no-such-file\u{1b}[2J"], "");
+    assert_one_line_error(&r, "koma: error: no-such-file\\u{1b}[2J: ");
+    for r in [&r, &tsume(&["9/9/9\r b - 1"], "")] {
+        let message = r.err.strip_suffix('\n').unwrap_or(&r.err);
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+    }
     // The side to move's opponent is in check: not a position.
     assert_one_line_error(
         &tsume(&["4k4/4G4/9/9/9/9/9/9/4K4 b G 1"], ""),
