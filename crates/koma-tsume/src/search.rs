@@ -1622,8 +1622,13 @@ impl<'w, 'a> Walker<'w, 'a> {
                 continue;
             }
             self.pos.do_move(cap);
-            let retaken = self.pos.legal_moves().iter().any(|r| r.to() == s);
-            let without = if retaken {
+            // The capture proves nothing where the defender takes the checker back, or where it
+            // ends the check (a lance promoting two squares or more before the king): no move of
+            // a tsume, it would leave the search below a defender out of check, with no evasion,
+            // so "mated".
+            let proves_nothing =
+                !self.pos.in_check() || self.pos.legal_moves().iter().any(|r| r.to() == s);
+            let without = if proves_nothing {
                 None
             } else {
                 taken.and_then(|k| self.without_capture(k))

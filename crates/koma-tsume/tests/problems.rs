@@ -310,6 +310,25 @@ fn discovered_check_with_only_useless_interpositions_is_a_mate_in_one() {
     assert_eq!(a.moves, vec![flip_move(mv("3c3b+"))]);
 }
 
+/// A capture of an interposed piece that ends the check proves nothing. After ▲１四香 the lance
+/// takes △１三桂 for free, but promoting (1d1c+) it no longer reaches the king on 1a: no check,
+/// no move of a tsume; unpromoted (▲同香不成) the king goes out by 2b, and without the knight
+/// the attacker has no mate (the oracle of tests/exhaustive.rs: none within 31 plies). So the
+/// interposition counts and the mate takes 13 plies (the oracle counting every interposition:
+/// 13 too), not the 3 of ▲１四香 △２二玉 ▲３二角成 that the uselessness test gave when it asked
+/// about the promoting capture (a defender out of check has no evasion: "mated").
+#[test]
+fn a_capture_that_ends_the_check_does_not_make_an_interposition_useless() {
+    let sfen = "7Bk/9/5+B3/9/9/9/9/9/9 b Ln 1";
+    let a = answer(sfen, &opts());
+    assert_eq!(a.moves.len(), 13, "{:?}", a.moves);
+    assert_eq!(a.moves[..4], line("L*1d N*1c 1d1c 1a2b")[..]);
+    assert!(a.optimal);
+    let a = answer(&flipped(sfen), &opts());
+    assert_eq!(a.moves.len(), 13);
+    assert_eq!(a.moves[1], flip_move(mv("N*1c")));
+}
+
 /// The fast mode settles a mate in three whose proof a line walk must not chase without a bound
 /// (found by the cshogi cross-check: it ended "unknown" at 1,000,000 nodes).
 #[test]
