@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo bench -p koma-tsume --bench zukou -- [--cap SECS] [--nodes N] [--hash MiB] [--any] [--only ID,ID]
-//!     [--off estimates,mate1,lazy,max_drops,max_interpositions,tca,floors,tentative,budgets,long_line]
+//!     [--off estimates,mate1,lazy,max_drops,max_interpositions,tca,wide_refutation,floors,tentative,budgets,long_line]
 //! ```
 //!
 //! `--off` switches accelerators off, to measure each one (node counts are deterministic, so
@@ -76,6 +76,7 @@ fn main() {
                         "max_drops" => tuning.max_drops = false,
                         "max_interpositions" => tuning.max_interpositions = false,
                         "tca" => tuning.tca = false,
+                        "wide_refutation" => tuning.wide_refutation = false,
                         "floors" => tuning.floors = false,
                         "tentative" => tuning.tentative = false,
                         "budgets" => tuning.budgets = false,

@@ -69,6 +69,11 @@ pub struct Tuning {
     pub max_interpositions: bool,
     /// Threshold extension where a child was visited at a shallower depth before (TCA).
     pub tca: bool,
+    /// A wider 1+ε (ε = 1 instead of 1/4) at the attacker nodes of bounded searches, whose
+    /// cost is mostly refutations, where every check must be refuted in some order: the best
+    /// check is kept until its proof number is twice its sibling's instead of being left (and
+    /// come back to) at a quarter more.
+    pub wide_refutation: bool,
     /// Proof and disproof numbers raised to those of superior and inferior hands' entries.
     pub floors: bool,
     /// A drop between the king and a distant checker is proven when the checker moved there
@@ -94,6 +99,7 @@ impl Default for Tuning {
             max_drops: true,
             max_interpositions: true,
             tca: true,
+            wide_refutation: true,
             floors: true,
             tentative: true,
             budgets: true,
@@ -1298,7 +1304,8 @@ impl<'w, 'a> Walker<'w, 'a> {
                     rep: NO_REP,
                 };
             }
-            let second = epsilon(s.second);
+            let wide = or && budget != LEN_INF && self.sh.tuning.wide_refutation;
+            let second = epsilon(s.second, wide);
             let (cth_pn, cth_dn) = if or {
                 (th_pn.min(second), th_dn.saturating_sub(s.except))
             } else {
@@ -1832,10 +1839,16 @@ fn path_item(key: u64, hand: Hand) -> u64 {
 
 /// The threshold of the best child's number from the second best's: one more (Nagai), or with
 /// the 1+ε trick (Pawlewicz and Lew 2007) a share more, so that a child is not left the moment
-/// its number passes its sibling's.
+/// its number passes its sibling's: a quarter more, or as much again where `wide`
+/// ([`Tuning::wide_refutation`]).
 #[inline]
-fn epsilon(second: u32) -> u32 {
-    let plus = (second as u64 / 4).max(1);
+fn epsilon(second: u32, wide: bool) -> u32 {
+    let plus = if wide {
+        second as u64
+    } else {
+        second as u64 / 4
+    }
+    .max(1);
     (second as u64 + plus).min(INF as u64) as u32
 }
 

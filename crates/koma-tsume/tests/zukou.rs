@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use koma_core::{Move, Position};
-use koma_tsume::{Cancel, Mode, Options, Outcome, Verdict, solve};
+use koma_tsume::{Cancel, Mode, Options, Outcome, Tuning, Verdict, solve};
 
 struct Problem {
     id: String,
@@ -44,10 +44,15 @@ fn problem(id: &str) -> Problem {
 }
 
 fn composer(p: &Problem, hash_mib: usize) -> Vec<Move> {
+    composer_tuned(p, hash_mib, Tuning::default())
+}
+
+fn composer_tuned(p: &Problem, hash_mib: usize, tuning: Tuning) -> Vec<Move> {
     let pos = Position::from_sfen(&p.sfen).unwrap();
-    let opts = Options::default()
+    let mut opts = Options::default()
         .hash_mib(hash_mib)
         .time(Duration::from_secs(120));
+    opts.tuning = tuning;
     let sol = solve(&pos, &opts, &mut |_| {}, &Cancel::new()).expect("a mate problem");
     match sol.outcome {
         Outcome::Mate(a) => {
@@ -119,6 +124,21 @@ fn the_answer_does_not_depend_on_the_hash_size() {
         let small = composer(&p, 1);
         let large = composer(&p, 256);
         assert_eq!(small, large, "{id}");
+    }
+}
+
+/// The search's thresholds change its order, never the answer: every step of the composer's
+/// answer is an exact fact (docs/tsume.md, "How the answer is found").
+#[test]
+#[ignore = "heavy: run in release"]
+fn the_answer_does_not_depend_on_the_refutations_thresholds() {
+    let narrow = Tuning {
+        wide_refutation: false,
+        ..Tuning::default()
+    };
+    for id in ["zukou-002", "zukou-018", "zukou-044"] {
+        let p = problem(id);
+        assert_eq!(composer(&p, 64), composer_tuned(&p, 64, narrow), "{id}");
     }
 }
 
