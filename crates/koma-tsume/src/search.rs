@@ -1285,6 +1285,8 @@ impl<'w, 'a> Walker<'w, 'a> {
         let old = self.expand(or, budget);
         inc |= old;
         let mut extended = false;
+        // The wider 1+ε of a bounded search's attacker node (`epsilon`).
+        let wide = or && budget != LEN_INF && self.sh.tuning.wide_refutation;
         let result = loop {
             let s = self.summarize(base, or);
             if s.pn == 0 || s.dn == 0 {
@@ -1304,7 +1306,6 @@ impl<'w, 'a> Walker<'w, 'a> {
                     rep: NO_REP,
                 };
             }
-            let wide = or && budget != LEN_INF && self.sh.tuning.wide_refutation;
             let second = epsilon(s.second, wide);
             let (cth_pn, cth_dn) = if or {
                 (th_pn.min(second), th_dn.saturating_sub(s.except))
