@@ -293,7 +293,6 @@ def replay(sfen: str, moves: list, dfpn: "cshogi.DfPn") -> str | None:
     return None
 
 
-
 def test_a_capture_that_ends_the_check_is_not_asked_about():
     """An interposition the checking lance takes promoting: the promoted lance no longer checks,
     so that capture proves nothing; cshogi's `search_andnode` crashed the process when asked
@@ -316,6 +315,7 @@ def test_a_capture_that_ends_the_check_is_not_asked_about():
     # Only the capture without promotion counts, and cshogi proves the mate after it.
     assert _useless(board, drop, dfpn) is True
     assert board.sfen().startswith("1nsk5/lr1s2g1l/"), "the board is left as it was"
+
 
 # The composer's answers that came back "unknown: inconsistent" (the solver contradicting
 # itself), filled by the cross-check below.

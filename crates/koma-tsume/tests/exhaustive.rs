@@ -207,8 +207,9 @@ fn the_oracles_dfpn_agrees_with_its_plain_search() {
 /// (1d1c+), the promoted lance no longer reaches 1a, which leaves White to move out of check, a
 /// position that says nothing (there, every White move happens to lose within the bound);
 /// unpromoted (1d1c), the attacker finds no mate without the knight within the test's bound
-/// (nor within 31 plies: the example's `--dfpn`), so the interposition counts and White is not mated within 2 plies (▲１三香不成 lets the king out to
-/// 2b). Asking about the promoting capture left the interposition out and made it mate.
+/// (nor within 31 plies: the example's `--dfpn`), so the interposition counts and White is not
+/// mated within 2 plies (▲１三香不成 lets the king out to 2b). Asking about the promoting capture
+/// left the interposition out and made it mate.
 #[test]
 fn a_capture_that_ends_the_check_does_not_make_an_interposition_useless() {
     let pos = Position::from_sfen("7Bk/9/5+B3/8L/9/9/9/9/9 w n 1").expect("a legal position");
