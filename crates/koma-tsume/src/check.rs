@@ -5,7 +5,7 @@ use koma_core::{Hand, Move, Position};
 use crate::report::hand_text;
 use crate::search::{Shared, Walker};
 use crate::solve::{self, Halt, defences, leftover_after, query};
-use crate::table::LEN_INF;
+use crate::table::{LEN_INF, Table};
 use crate::{Answer, Cancel, Options, Outcome, Phase, Progress, Stats, UnknownReason, Variation};
 
 /// The result of [`check`](crate::check).
@@ -299,26 +299,30 @@ pub struct Difference {
     pub answer: Option<Move>,
 }
 
+/// Checks `pos` with the table `tt` (emptied first), and gives the table back for the next
+/// solve.
 pub(crate) fn check(
     pos: &Position,
     options: &Options,
+    tt: Table,
     expected: Option<&[Move]>,
     progress: &mut (dyn FnMut(&Progress) + Send),
     cancel: &Cancel,
-) -> Check {
+) -> (Check, Table) {
     solve::on_big_stack(|| {
-        let mut sh = Shared::new(pos, options, cancel, progress);
+        let mut sh = Shared::new(pos, options, tt, cancel, progress);
         let (verdict, answer, findings) = check_with(&mut sh, pos);
         sh.report();
         let stats = solve::stats(&sh);
         let expected = expected.map(|e| compare(pos, e, answer.as_ref()));
-        Check {
+        let check = Check {
             verdict,
             answer,
             findings,
             expected,
             stats,
-        }
+        };
+        (check, sh.tt)
     })
 }
 

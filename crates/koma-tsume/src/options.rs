@@ -29,6 +29,13 @@ pub struct Limits {
     pub hash_mib: usize,
 }
 
+impl Limits {
+    /// The table's memory in bytes (at least 1 MiB).
+    pub(crate) fn hash_bytes(&self) -> usize {
+        self.hash_mib.max(1) << 20
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {

@@ -189,16 +189,20 @@ const POLL: u64 = 2048;
 const REPORT: Duration = Duration::from_millis(250);
 
 impl<'a> Shared<'a> {
+    /// The state of a solve of `pos` under `options`, its table `tt` emptied first (the time
+    /// that takes is the solve's).
     pub(crate) fn new(
         pos: &Position,
         options: &Options,
+        mut tt: Table,
         cancel: &'a Cancel,
         progress: &'a mut (dyn FnMut(&Progress) + Send),
     ) -> Shared<'a> {
         let start = Instant::now();
+        tt.clear();
         let node_limit = options.limits.nodes.unwrap_or(u64::MAX);
         Shared {
-            tt: Table::new(options.limits.hash_mib.max(1) << 20),
+            tt,
             attacker: pos.side_to_move(),
             tuning: options.tuning,
             nodes: 0,
@@ -2168,7 +2172,13 @@ mod tests {
         let opts = Options::default().hash_mib(16).nodes(2_000_000);
         let cancel = Cancel::new();
         let mut cb = |_: &Progress| {};
-        let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+        let mut sh = Shared::new(
+            &pos,
+            &opts,
+            Table::new(opts.limits.hash_bytes()),
+            &cancel,
+            &mut cb,
+        );
         let mut w = Walker::new(&mut sh, pos, composer);
         f(&mut w)
     }

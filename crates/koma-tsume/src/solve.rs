@@ -4,7 +4,7 @@ use koma_core::{Hand, Move, Position};
 
 use crate::order;
 use crate::search::{Res, Shared, Useless, Walker};
-use crate::table::LEN_INF;
+use crate::table::{LEN_INF, Table};
 use crate::verify::verify;
 use crate::{
     Answer, Cancel, Mode, Options, Outcome, Phase, Progress, Solution, Stats, UnknownReason,
@@ -23,18 +23,21 @@ pub(crate) enum Halt {
     Inconsistent,
 }
 
+/// Solves `pos` with the table `tt` (emptied first), and gives the table back for the next
+/// solve.
 pub(crate) fn solve(
     pos: &Position,
     options: &Options,
+    tt: Table,
     progress: &mut (dyn FnMut(&Progress) + Send),
     cancel: &Cancel,
-) -> Solution {
+) -> (Solution, Table) {
     on_big_stack(|| {
-        let mut sh = Shared::new(pos, options, cancel, progress);
+        let mut sh = Shared::new(pos, options, tt, cancel, progress);
         let outcome = solve_with(&mut sh, pos, options.mode);
         sh.report();
         let stats = stats(&sh);
-        Solution { outcome, stats }
+        (Solution { outcome, stats }, sh.tt)
     })
 }
 
@@ -792,7 +795,13 @@ mod tests {
         let opts = Options::default().hash_mib(16).nodes(2_000_000);
         let cancel = Cancel::new();
         let mut cb = |_: &Progress| {};
-        let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+        let mut sh = Shared::new(
+            &pos,
+            &opts,
+            Table::new(opts.limits.hash_bytes()),
+            &cancel,
+            &mut cb,
+        );
         let r = {
             let mut w = Walker::new(&mut sh, pos, true);
             w.run(budget)
@@ -817,7 +826,13 @@ mod tests {
             let cancel = Cancel::new();
             let mut cb = |_: &Progress| {};
             // Asked together, after the proof and the exact length, as the walk asks.
-            let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+            let mut sh = Shared::new(
+                &pos,
+                &opts,
+                Table::new(opts.limits.hash_bytes()),
+                &cancel,
+                &mut cb,
+            );
             let moves = order::moves(&pos, true);
             let together = {
                 let mut w = Walker::new(&mut sh, pos.clone(), true);
@@ -826,7 +841,13 @@ mod tests {
                 first_mating_together(&mut w, &moves, len - 1).unwrap()
             };
             // One by one, in a solve of its own.
-            let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+            let mut sh = Shared::new(
+                &pos,
+                &opts,
+                Table::new(opts.limits.hash_bytes()),
+                &cancel,
+                &mut cb,
+            );
             let mut w = Walker::new(&mut sh, pos.clone(), true);
             let one_by_one = moves
                 .iter()
@@ -850,7 +871,13 @@ mod tests {
         let opts = Options::default().hash_mib(16).nodes(2_000_000);
         let cancel = Cancel::new();
         let mut cb = |_: &Progress| {};
-        let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+        let mut sh = Shared::new(
+            &pos,
+            &opts,
+            Table::new(opts.limits.hash_bytes()),
+            &cancel,
+            &mut cb,
+        );
         let mut w = Walker::new(&mut sh, pos.clone(), true);
         let proof = w.run(LEN_INF).expect("within the node limit");
         assert_eq!(proof.pn, 0);
@@ -877,7 +904,13 @@ mod tests {
         let cancel = Cancel::new();
         let refute = |settled: bool| {
             let mut cb = |_: &Progress| {};
-            let mut sh = Shared::new(&pos, &opts, &cancel, &mut cb);
+            let mut sh = Shared::new(
+                &pos,
+                &opts,
+                Table::new(opts.limits.hash_bytes()),
+                &cancel,
+                &mut cb,
+            );
             let mut w = Walker::new(&mut sh, pos.clone(), true);
             let proof = w.run(LEN_INF).expect("within the node limit");
             assert_eq!(proof.pn, 0);

@@ -81,9 +81,16 @@ pub(crate) struct Table {
     len: usize,
     /// Home slots (`len - WINDOW`).
     homes: usize,
+    /// Entries held: the slots among the first `len` that are not empty (every write to an
+    /// empty slot counts one; a doubling and a collection count again).
     used: usize,
     /// Slots the memory limit allows.
     max_slots: usize,
+}
+
+/// Slots of a table of at most `bytes` bytes (at least a few windows).
+fn max_slots(bytes: usize) -> usize {
+    (bytes / SLOT_BYTES).max(WINDOW * 4)
 }
 
 /// The hand of an entry: written from a `Hand` by `pack`, so always valid.
@@ -115,7 +122,7 @@ fn pack(
 impl Table {
     /// A table of at most `bytes` bytes (at least a few windows).
     pub(crate) fn new(bytes: usize) -> Table {
-        let max_slots = (bytes / SLOT_BYTES).max(WINDOW * 4);
+        let max_slots = max_slots(bytes);
         let n = max_slots.min(START_SLOTS);
         // The whole limit is allocated now, zeroed by the system as address space only (a
         // large zeroed allocation is fresh pages, which the system gives memory when first
@@ -130,6 +137,25 @@ impl Table {
             used: 0,
             max_slots,
         }
+    }
+
+    /// Whether the table is the one [`Table::new`] makes of `bytes`.
+    pub(crate) fn holds(&self, bytes: usize) -> bool {
+        self.max_slots == max_slots(bytes)
+    }
+
+    /// Empties the table, back to the size [`Table::new`] starts it at. The memory stays
+    /// allocated: only the slots in use are cleared, and the ones the system has already given
+    /// pages to are not given them again (the whole point of keeping a table from one solve to
+    /// the next: a fresh page costs the system a fault and a clear, more than clearing it here).
+    pub(crate) fn clear(&mut self) {
+        if self.used > 0 {
+            self.slots[..self.len].fill([0; 4]);
+        }
+        let n = self.max_slots.min(START_SLOTS);
+        self.len = n;
+        self.homes = n - WINDOW;
+        self.used = 0;
     }
 
     /// Bytes of memory the table may hold (its limit).
@@ -593,6 +619,31 @@ mod tests {
         let kept = found(&t, n);
         assert!(kept * 100 >= n * 99, "kept {kept} of {n}");
         assert_eq!(t.used as u64, kept);
+    }
+
+    #[test]
+    fn a_cleared_table_is_a_new_one_in_the_same_memory() {
+        // Grown to its limit and collected, then cleared: every slot empty, the size a new
+        // table starts at, nothing found, and it grows again from there as a new one does.
+        let mut t = Table::new(2 << 20);
+        let at = t.slots.as_ptr();
+        for i in 0..200_000 {
+            t.store_proven(key(i), Hand::EMPTY, 3, 1);
+        }
+        assert_eq!(t.len, t.max_slots);
+        assert!(t.holds(2 << 20) && !t.holds(4 << 20));
+        t.clear();
+        assert_eq!((t.len, t.used, t.hashfull()), (START_SLOTS, 0, 0));
+        assert!(t.slots.iter().all(|w| *w == [0; 4]));
+        assert_eq!(found(&t, 200_000), 0);
+        assert_eq!(t.slots.as_ptr(), at);
+        let mut fresh = Table::new(2 << 20);
+        for i in 0..40_000 {
+            t.store_proven(key(i), Hand::EMPTY, 3, 1);
+            fresh.store_proven(key(i), Hand::EMPTY, 3, 1);
+        }
+        assert_eq!((t.len, t.used), (fresh.len, fresh.used));
+        assert!(t.slots == fresh.slots);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use koma_core::{Move, Position};
-use koma_tsume::{Cancel, Mode, Options, Outcome, Tuning, Verdict, solve};
+use koma_tsume::{Cancel, Mode, Options, Outcome, Solver, Tuning, Verdict, check, solve};
 
 struct Problem {
     id: String,
@@ -127,6 +127,50 @@ fn the_answer_does_not_depend_on_the_hash_size() {
     }
 }
 
+/// A solver that keeps its table's memory from one problem to the next answers each exactly
+/// as a solve of its own does, node for node: nothing one problem leaves in the table reaches
+/// the next. 4 MiB makes the table grow to its limit and collect; the hash size changed halfway
+/// allocates a new table; a check after the solves is the check of its own.
+#[test]
+#[ignore = "heavy: run in release"]
+fn a_solver_kept_from_problem_to_problem_answers_as_fresh_solves() {
+    let mut solver = Solver::new();
+    let cancel = Cancel::new();
+    for (id, hash_mib) in [
+        ("zukou-012", 4),
+        ("zukou-025", 4),
+        ("zukou-012", 4),
+        ("zukou-044", 8),
+        ("zukou-025", 8),
+    ] {
+        let p = problem(id);
+        let pos = Position::from_sfen(&p.sfen).unwrap();
+        let opts = Options::default().hash_mib(hash_mib);
+        let kept = solver.solve(&pos, &opts, &mut |_| {}, &cancel).unwrap();
+        let fresh = solve(&pos, &opts, &mut |_| {}, &cancel).unwrap();
+        assert!(
+            matches!(&kept.outcome, Outcome::Mate(a) if a.optimal),
+            "{id}: {:?}",
+            kept.outcome
+        );
+        assert_eq!(kept.outcome, fresh.outcome, "{id}");
+        assert_eq!(kept.stats.nodes, fresh.stats.nodes, "{id}");
+        assert_eq!(kept.stats.hashfull, fresh.stats.hashfull, "{id}");
+        assert_eq!(kept.stats.hash_bytes, hash_mib << 20, "{id}");
+    }
+    let p = problem("zukou-025");
+    let pos = Position::from_sfen(&p.sfen).unwrap();
+    let opts = Options::default().hash_mib(8);
+    let kept = solver
+        .check(&pos, &opts, Some(&p.solution), &mut |_| {}, &cancel)
+        .unwrap();
+    let fresh = check(&pos, &opts, Some(&p.solution), &mut |_| {}, &cancel).unwrap();
+    assert_eq!(kept.verdict, fresh.verdict);
+    assert_eq!(kept.answer, fresh.answer);
+    assert_eq!(kept.expected, fresh.expected);
+    assert_eq!(kept.stats.nodes, fresh.stats.nodes);
+}
+
 /// The search's thresholds change its order, never the answer: every step of the composer's
 /// answer is an exact fact (docs/tsume.md, "How the answer is found").
 #[test]
@@ -187,7 +231,7 @@ fn checks_of_short_endings_are_cheap_and_agree_with_the_records() {
         }
         let expected = &p.solution[start..];
         let opts = Options::default().hash_mib(16);
-        let c = koma_tsume::check(&pos, &opts, Some(expected), &mut |_| {}, &Cancel::new())
+        let c = check(&pos, &opts, Some(expected), &mut |_| {}, &Cancel::new())
             .expect("a mate problem");
         assert_eq!(
             c.verdict,

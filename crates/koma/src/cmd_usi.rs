@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use koma_core::text::excerpt;
 use koma_core::{Color, Position};
-use koma_tsume::{Cancel, DEFAULT_HASH_MIB, Mode, Options, Outcome, Progress, solve};
+use koma_tsume::{Cancel, DEFAULT_HASH_MIB, Mode, Options, Outcome, Progress, Solver};
 
 use crate::CliError;
 
@@ -70,6 +70,9 @@ struct Search {
 /// The engine's state between commands.
 struct Engine {
     gui: Gui,
+    /// The solver every search uses in turn: its table's memory is kept between searches
+    /// (each search still starts from an empty table).
+    solver: Arc<Mutex<Solver>>,
     hash_mib: usize,
     position: Position,
     search: Option<Search>,
@@ -94,6 +97,7 @@ impl Engine {
     fn new(gui: Gui) -> Engine {
         Engine {
             gui,
+            solver: Arc::default(),
             hash_mib: DEFAULT_HASH_MIB,
             position: Position::startpos(),
             search: None,
@@ -198,9 +202,20 @@ impl Engine {
             options = options.time(t);
         }
         let (gui, pos, token) = (self.gui.clone(), self.position.clone(), cancel.clone());
+        let solver = self.solver.clone();
         let answered = Arc::new(AtomicBool::new(false));
         let flag = answered.clone();
-        let handle = std::thread::spawn(move || search(gui, pos, options, go, hold, token, &flag));
+        let handle = std::thread::spawn(move || {
+            // The previous search has been joined: the solver is free.
+            let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
+            let job = Job {
+                pos,
+                options,
+                go,
+                hold,
+            };
+            search(&gui, &mut solver, job, &token, &flag)
+        });
         self.search = Some(Search {
             cancel,
             answered,
@@ -268,16 +283,23 @@ fn parse_go(rest: &str, us: Color) -> Result<Go, String> {
     Ok(Go::Move(Some(budget.max(Duration::from_millis(10)))))
 }
 
-/// The search thread: solves, reports progress as `info` lines, answers.
-fn search(
-    gui: Gui,
+/// What one `go` asks of the search thread.
+struct Job {
     pos: Position,
     options: Options,
     go: Go,
+    /// Answer only after `stop` (`go infinite`).
     hold: bool,
-    cancel: Cancel,
-    answered: &AtomicBool,
-) {
+}
+
+/// The search thread: solves with `solver`, reports progress as `info` lines, answers.
+fn search(gui: &Gui, solver: &mut Solver, job: Job, cancel: &Cancel, answered: &AtomicBool) {
+    let Job {
+        pos,
+        options,
+        go,
+        hold,
+    } = job;
     let start = Instant::now();
     let mut info = |p: &Progress| {
         let ms = p.elapsed.as_millis().max(1) as u64;
@@ -288,7 +310,7 @@ fn search(
             p.hashfull
         ));
     };
-    let outcome = match solve(&pos, &options, &mut info, &cancel) {
+    let outcome = match solver.solve(&pos, &options, &mut info, cancel) {
         Ok(sol) => sol.outcome,
         Err(why) => {
             // Nothing to mate: no mate, and said why.

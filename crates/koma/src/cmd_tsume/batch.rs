@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use koma_tsume::{
-    Cancel, ErrorReport, Options, Problem, ProblemId, Report, Status, Summary, check, solve,
+    Cancel, ErrorReport, Options, Problem, ProblemId, Report, Solver, Status, Summary,
 };
 use serde::Deserialize;
 
@@ -199,8 +199,9 @@ fn next_line(r: &mut dyn BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<b
     Ok(Some(false))
 }
 
-/// Solves (or checks) one problem line, or says why it cannot.
+/// Solves (or checks) one problem line with `solver`, or says why it cannot.
 fn solve_line(
+    solver: &mut Solver,
     number: usize,
     bytes: Result<Vec<u8>, &'static str>,
     options: &Options,
@@ -238,10 +239,12 @@ fn solve_line(
     let cancel = Cancel::new();
     // `Problem::from_line` refused what is no mate problem, so these answer.
     let report = if checking {
-        check(pos, options, expected, &mut |_| {}, &cancel)
+        solver
+            .check(pos, options, expected, &mut |_| {}, &cancel)
             .map(|c| Report::from_check(problem.id.clone(), pos, &c, expected))
     } else {
-        solve(pos, options, &mut |_| {}, &cancel)
+        solver
+            .solve(pos, options, &mut |_| {}, &cancel)
             .map(|s| Report::from_solution(problem.id.clone(), pos, &s, expected))
     };
     match report {
@@ -250,7 +253,8 @@ fn solve_line(
     }
 }
 
-/// A worker: takes lines until there are none, hands each result to the writer.
+/// A worker: takes lines until there are none, hands each result to the writer. Its solver
+/// keeps one table's memory for all its problems.
 fn worker(
     lines: &Mutex<Receiver<Line>>,
     results: Sender<Done>,
@@ -258,11 +262,19 @@ fn worker(
     checking: bool,
     done: &HashSet<ProblemId>,
 ) {
+    let mut solver = Solver::new();
     loop {
         let next = lines.lock().unwrap_or_else(|e| e.into_inner()).recv();
         let Ok((number, bytes)) = next else { return };
         if results
-            .send(solve_line(number, bytes, options, checking, done))
+            .send(solve_line(
+                &mut solver,
+                number,
+                bytes,
+                options,
+                checking,
+                done,
+            ))
             .is_err()
         {
             return;
