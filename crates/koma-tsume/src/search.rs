@@ -2172,13 +2172,8 @@ mod tests {
         let opts = Options::default().hash_mib(16).nodes(2_000_000);
         let cancel = Cancel::new();
         let mut cb = |_: &Progress| {};
-        let mut sh = Shared::new(
-            &pos,
-            &opts,
-            Table::new(opts.limits.hash_bytes()),
-            &cancel,
-            &mut cb,
-        );
+        let tt = Table::new(opts.limits.hash_bytes());
+        let mut sh = Shared::new(&pos, &opts, tt, &cancel, &mut cb);
         let mut w = Walker::new(&mut sh, pos, composer);
         f(&mut w)
     }

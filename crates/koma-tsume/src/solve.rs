@@ -795,13 +795,8 @@ mod tests {
         let opts = Options::default().hash_mib(16).nodes(2_000_000);
         let cancel = Cancel::new();
         let mut cb = |_: &Progress| {};
-        let mut sh = Shared::new(
-            &pos,
-            &opts,
-            Table::new(opts.limits.hash_bytes()),
-            &cancel,
-            &mut cb,
-        );
+        let tt = Table::new(opts.limits.hash_bytes());
+        let mut sh = Shared::new(&pos, &opts, tt, &cancel, &mut cb);
         let r = {
             let mut w = Walker::new(&mut sh, pos, true);
             w.run(budget)
@@ -826,13 +821,8 @@ mod tests {
             let cancel = Cancel::new();
             let mut cb = |_: &Progress| {};
             // Asked together, after the proof and the exact length, as the walk asks.
-            let mut sh = Shared::new(
-                &pos,
-                &opts,
-                Table::new(opts.limits.hash_bytes()),
-                &cancel,
-                &mut cb,
-            );
+            let tt = Table::new(opts.limits.hash_bytes());
+            let mut sh = Shared::new(&pos, &opts, tt, &cancel, &mut cb);
             let moves = order::moves(&pos, true);
             let together = {
                 let mut w = Walker::new(&mut sh, pos.clone(), true);
@@ -841,13 +831,8 @@ mod tests {
                 first_mating_together(&mut w, &moves, len - 1).unwrap()
             };
             // One by one, in a solve of its own.
-            let mut sh = Shared::new(
-                &pos,
-                &opts,
-                Table::new(opts.limits.hash_bytes()),
-                &cancel,
-                &mut cb,
-            );
+            let tt = Table::new(opts.limits.hash_bytes());
+            let mut sh = Shared::new(&pos, &opts, tt, &cancel, &mut cb);
             let mut w = Walker::new(&mut sh, pos.clone(), true);
             let one_by_one = moves
                 .iter()
@@ -871,13 +856,8 @@ mod tests {
         let opts = Options::default().hash_mib(16).nodes(2_000_000);
         let cancel = Cancel::new();
         let mut cb = |_: &Progress| {};
-        let mut sh = Shared::new(
-            &pos,
-            &opts,
-            Table::new(opts.limits.hash_bytes()),
-            &cancel,
-            &mut cb,
-        );
+        let tt = Table::new(opts.limits.hash_bytes());
+        let mut sh = Shared::new(&pos, &opts, tt, &cancel, &mut cb);
         let mut w = Walker::new(&mut sh, pos.clone(), true);
         let proof = w.run(LEN_INF).expect("within the node limit");
         assert_eq!(proof.pn, 0);
@@ -904,13 +884,8 @@ mod tests {
         let cancel = Cancel::new();
         let refute = |settled: bool| {
             let mut cb = |_: &Progress| {};
-            let mut sh = Shared::new(
-                &pos,
-                &opts,
-                Table::new(opts.limits.hash_bytes()),
-                &cancel,
-                &mut cb,
-            );
+            let tt = Table::new(opts.limits.hash_bytes());
+            let mut sh = Shared::new(&pos, &opts, tt, &cancel, &mut cb);
             let mut w = Walker::new(&mut sh, pos.clone(), true);
             let proof = w.run(LEN_INF).expect("within the node limit");
             assert_eq!(proof.pn, 0);
