@@ -123,20 +123,22 @@ impl Table {
     /// A table of at most `bytes` bytes (at least a few windows).
     pub(crate) fn new(bytes: usize) -> Table {
         let max_slots = max_slots(bytes);
-        let n = max_slots.min(START_SLOTS);
         // The whole limit is allocated now, zeroed by the system as address space only (a
         // large zeroed allocation is fresh pages, which the system gives memory when first
         // written: nothing is cleared or written here), so the table grows where it stands: no
         // `realloc` moves it, large pages asked for once it is large stay large, and a doubling
         // writes nothing over the new half, already empty.
         let slots = vec![[0u64; 4]; max_slots];
-        Table {
+        let mut t = Table {
             slots,
-            len: n,
-            homes: n - WINDOW,
+            len: 0,
+            homes: 0,
             used: 0,
             max_slots,
-        }
+        };
+        // Empty already: this only sets the starting size.
+        t.clear();
+        t
     }
 
     /// Whether the table is the one [`Table::new`] makes of `bytes`.
@@ -144,7 +146,8 @@ impl Table {
         self.max_slots == max_slots(bytes)
     }
 
-    /// Empties the table, back to the size [`Table::new`] starts it at. The memory stays
+    /// Empties the table, back to its starting size ([`START_SLOTS`], or the limit if smaller;
+    /// [`Table::new`] starts it here too). The memory stays
     /// allocated: only the slots in use are cleared, and the ones the system has already given
     /// pages to are not given them again (the whole point of keeping a table from one solve to
     /// the next: a fresh page costs the system a fault and a clear, more than clearing it here).
