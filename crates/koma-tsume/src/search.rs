@@ -86,7 +86,8 @@ pub struct Tuning {
     /// The composer's exact-length search settles the attacker nodes of the best line known,
     /// deepest first, before the root's "mate within L − 2?" when that line is at least this
     /// many plies long and the root's search has not settled within a share of the nodes
-    /// spent before it (0: never). See `solve::settle_line`.
+    /// spent before it (0: never). See `solve::settle_line`. 32 rather than 100: the issue's
+    /// run 503 → 494 s (docs/DECISIONS.md, session 22).
     pub long_line: u16,
 }
 
@@ -103,7 +104,7 @@ impl Default for Tuning {
             floors: true,
             tentative: true,
             budgets: true,
-            long_line: 100,
+            long_line: 32,
         }
     }
 }
