@@ -155,3 +155,22 @@ def tsume_check(
     nodes: Optional[int] = None,
     hash_mib: Optional[int] = None,
 ) -> dict: ...
+
+class TsumeSolver:
+    def __init__(self, *, hash_mib: Optional[int] = None) -> None: ...
+    def solve(
+        self,
+        sfen: str,
+        *,
+        time: Optional[float] = None,
+        nodes: Optional[int] = None,
+        any_mate: bool = False,
+    ) -> dict: ...
+    def check(
+        self,
+        sfen: str,
+        expected: Optional[Sequence[str]] = None,
+        *,
+        time: Optional[float] = None,
+        nodes: Optional[int] = None,
+    ) -> dict: ...

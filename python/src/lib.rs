@@ -50,6 +50,7 @@ fn _koma(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(board::record_examples, m)?)?;
     m.add_function(wrap_pyfunction!(tsume::tsume_solve, m)?)?;
     m.add_function(wrap_pyfunction!(tsume::tsume_check, m)?)?;
+    m.add_class::<tsume::Solver>()?;
     m.add("NUM_LABELS", koma_batch::label::NUM_LABELS)?;
     m.add("NUM_FEATURES", koma_batch::features::NUM_PLANES)?;
     m.add("STARTPOS_SFEN", koma_core::STARTPOS_SFEN)?;

@@ -1,4 +1,4 @@
-//! `koma.tsume`: thin bindings over koma-tsume's `solve` and `check`, results as dicts.
+//! `koma.tsume`: thin bindings over koma-tsume's `solve`, `check` and `Solver`, results as dicts.
 
 use std::time::Duration;
 
@@ -85,25 +85,16 @@ fn py_value<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
     })
 }
 
-/// Solves a mate problem (the side to move attacks). Returns a dict: `outcome` ('mate',
-/// 'nomate', 'unknown'), for a mate `moves` (USI), `leftover` (pieces left in hand, SFEN hand
-/// letters, '' for none), `optimal`; for unknown `reason`; and `nodes`, `seconds`. Raises
-/// `SfenError` for a bad position and `ValueError` for one that is no mate problem (the side
-/// not to move, the defender, has no king).
-#[pyfunction]
-#[pyo3(signature = (sfen, *, time=None, nodes=None, hash_mib=None, any_mate=false))]
-pub fn tsume_solve<'py>(
+/// Solves `sfen` with `solver`'s table: the dict [`tsume_solve`] and [`Solver::solve`] return.
+fn solve_with<'py>(
     py: Python<'py>,
+    solver: &mut koma_tsume::Solver,
     sfen: &str,
-    time: Option<f64>,
-    nodes: Option<u64>,
-    hash_mib: Option<usize>,
-    any_mate: bool,
+    opts: &Options,
 ) -> PyResult<Bound<'py, PyDict>> {
     let pos = problem(sfen)?;
-    let opts = options(time, nodes, hash_mib, any_mate)?;
     let sol = py
-        .detach(|| koma_tsume::solve(&pos, &opts, &mut |_| {}, &Cancel::new()))
+        .detach(|| solver.solve(&pos, opts, &mut |_| {}, &Cancel::new()))
         .map_err(not_a_problem)?;
     let r = Report::from_solution(ProblemId::Number(1), &pos, &sol, None);
     let d = PyDict::new(py);
@@ -121,24 +112,15 @@ pub fn tsume_solve<'py>(
     Ok(d)
 }
 
-/// Checks a mate problem by the rules of tsume. Returns a dict: `verdict` ('sound', 'flawed',
-/// 'nomate', 'unknown'), `answer` (USI moves or None), `findings` (dicts with `kind`:
-/// alternative_mate, alternative_final_move, equal_defence, longer_defence, leftover; the
-/// fields of koma-tsume's `FindingReport`, as in `koma tsume --check --json`), and with
-/// `expected` (USI moves) `agrees` and `first_difference` (ply, expected, answer). Raises as
-/// `solve` does.
-#[pyfunction]
-#[pyo3(signature = (sfen, expected=None, *, time=None, nodes=None, hash_mib=None))]
-pub fn tsume_check<'py>(
+/// Checks `sfen` with `solver`'s table: the dict [`tsume_check`] and [`Solver::check`] return.
+fn check_with<'py>(
     py: Python<'py>,
+    solver: &mut koma_tsume::Solver,
     sfen: &str,
     expected: Option<Vec<String>>,
-    time: Option<f64>,
-    nodes: Option<u64>,
-    hash_mib: Option<usize>,
+    opts: &Options,
 ) -> PyResult<Bound<'py, PyDict>> {
     let pos = problem(sfen)?;
-    let opts = options(time, nodes, hash_mib, false)?;
     let expected: Option<Vec<Move>> = expected
         .map(|v| {
             v.iter()
@@ -150,15 +132,7 @@ pub fn tsume_check<'py>(
         })
         .transpose()?;
     let c = py
-        .detach(|| {
-            koma_tsume::check(
-                &pos,
-                &opts,
-                expected.as_deref(),
-                &mut |_| {},
-                &Cancel::new(),
-            )
-        })
+        .detach(|| solver.check(&pos, opts, expected.as_deref(), &mut |_| {}, &Cancel::new()))
         .map_err(not_a_problem)?;
     let r = Report::from_check(ProblemId::Number(1), &pos, &c, expected.as_deref());
     let d = PyDict::new(py);
@@ -183,4 +157,105 @@ pub fn tsume_check<'py>(
     d.set_item("nodes", r.nodes)?;
     d.set_item("seconds", c.stats.elapsed.as_secs_f64())?;
     Ok(d)
+}
+
+/// Solves a mate problem (the side to move attacks). Returns a dict: `outcome` ('mate',
+/// 'nomate', 'unknown'), for a mate `moves` (USI), `leftover` (pieces left in hand, SFEN hand
+/// letters, '' for none), `optimal`; for unknown `reason`; and `nodes`, `seconds`. Raises
+/// `SfenError` for a bad position and `ValueError` for one that is no mate problem (the side
+/// not to move, the defender, has no king). Each call has a table of its own; a [`Solver`]
+/// keeps one from call to call.
+#[pyfunction]
+#[pyo3(signature = (sfen, *, time=None, nodes=None, hash_mib=None, any_mate=false))]
+pub fn tsume_solve<'py>(
+    py: Python<'py>,
+    sfen: &str,
+    time: Option<f64>,
+    nodes: Option<u64>,
+    hash_mib: Option<usize>,
+    any_mate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let opts = options(time, nodes, hash_mib, any_mate)?;
+    solve_with(py, &mut koma_tsume::Solver::new(), sfen, &opts)
+}
+
+/// Checks a mate problem by the rules of tsume. Returns a dict: `verdict` ('sound', 'flawed',
+/// 'nomate', 'unknown'), `answer` (USI moves or None), `findings` (dicts with `kind`:
+/// alternative_mate, alternative_final_move, equal_defence, longer_defence, leftover; the
+/// fields of koma-tsume's `FindingReport`, as in `koma tsume --check --json`), and with
+/// `expected` (USI moves) `agrees` and `first_difference` (ply, expected, answer). Raises as
+/// `solve` does.
+#[pyfunction]
+#[pyo3(signature = (sfen, expected=None, *, time=None, nodes=None, hash_mib=None))]
+pub fn tsume_check<'py>(
+    py: Python<'py>,
+    sfen: &str,
+    expected: Option<Vec<String>>,
+    time: Option<f64>,
+    nodes: Option<u64>,
+    hash_mib: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let opts = options(time, nodes, hash_mib, false)?;
+    check_with(py, &mut koma_tsume::Solver::new(), sfen, expected, &opts)
+}
+
+/// A solver that keeps its transposition table's memory from one problem to the next (koma-tsume's
+/// `Solver`): each solve or check starts from an empty table, as `solve` and `check` do, and
+/// gives the same answers, but a loop over many problems does not pay for fresh memory each
+/// time. The table is `hash_mib` MiB (default 1024), allocated at the first call and held until
+/// the solver is dropped. One call at a time: a second thread's call while one runs raises
+/// `RuntimeError`.
+#[pyclass(module = "koma._koma", name = "TsumeSolver")]
+pub struct Solver {
+    inner: koma_tsume::Solver,
+    hash_mib: Option<usize>,
+}
+
+#[pymethods]
+impl Solver {
+    #[new]
+    #[pyo3(signature = (*, hash_mib=None))]
+    fn new(hash_mib: Option<usize>) -> PyResult<Solver> {
+        // The size is checked here, once, as every call would check it.
+        options(None, None, hash_mib, false)?;
+        Ok(Solver {
+            inner: koma_tsume::Solver::new(),
+            hash_mib,
+        })
+    }
+
+    /// As `koma.tsume.solve`, with this solver's table.
+    #[pyo3(signature = (sfen, *, time=None, nodes=None, any_mate=false))]
+    fn solve<'py>(
+        &mut self,
+        py: Python<'py>,
+        sfen: &str,
+        time: Option<f64>,
+        nodes: Option<u64>,
+        any_mate: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let opts = options(time, nodes, self.hash_mib, any_mate)?;
+        solve_with(py, &mut self.inner, sfen, &opts)
+    }
+
+    /// As `koma.tsume.check`, with this solver's table.
+    #[pyo3(signature = (sfen, expected=None, *, time=None, nodes=None))]
+    fn check<'py>(
+        &mut self,
+        py: Python<'py>,
+        sfen: &str,
+        expected: Option<Vec<String>>,
+        time: Option<f64>,
+        nodes: Option<u64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let opts = options(time, nodes, self.hash_mib, false)?;
+        check_with(py, &mut self.inner, sfen, expected, &opts)
+    }
+
+    fn __repr__(&self) -> String {
+        match self.hash_mib {
+            Some(h) => format!("TsumeSolver(hash_mib={h})"),
+            None => "TsumeSolver()".to_string(),
+        }
+    }
 }

@@ -75,6 +75,33 @@ def test_check_dicts_are_the_cli_json_findings():
     assert {f["kind"] for f in c["findings"]} >= {"equal_defence"}, c
 
 
+def test_a_solver_kept_from_problem_to_problem_answers_as_the_calls_do():
+    """A `Solver` keeps its table from one problem to the next: on 将棋図巧 1–6 (composer's
+    answers, node counts), a bad position in between, a no-mate and a check, it answers as fresh
+    `solve` and `check` calls do, node for node."""
+    problems = [p["sfen"] for p in map(json.loads, ZUKOU.read_text(encoding="utf-8").splitlines()[:6])]
+    solver = koma.tsume.Solver(hash_mib=8)
+    outcomes = []
+    for sfen in problems + ["4k4/9/9/9/9/9/9/9/9 b - 1", problems[1]]:
+        kept = solver.solve(sfen, nodes=300_000)
+        fresh = koma.tsume.solve(sfen, nodes=300_000, hash_mib=8)
+        kept.pop("seconds"), fresh.pop("seconds")
+        assert kept == fresh, sfen
+        outcomes.append((kept["outcome"], kept.get("optimal")))
+        with pytest.raises(koma.SfenError):
+            solver.solve("9/9 b - 1")
+    # Settled answers and limits both: the table carried over is exercised on both paths.
+    assert ("mate", True) in outcomes and "nomate" in {o for o, _ in outcomes}, outcomes
+    assert any(o == "unknown" or opt is False for o, opt in outcomes), outcomes
+    kept = solver.check(SHORT_LINE_EQUAL, None, time=120)
+    fresh = koma.tsume.check(SHORT_LINE_EQUAL, None, hash_mib=8, time=120)
+    kept.pop("seconds"), fresh.pop("seconds")
+    assert kept == fresh
+    with pytest.raises(ValueError, match="hash_mib must be at least 1"):
+        koma.tsume.Solver(hash_mib=0)
+    assert repr(solver) == "TsumeSolver(hash_mib=8)"
+
+
 def test_bad_input():
     with pytest.raises(koma.SfenError):
         koma.tsume.solve("9/9 b - 1")
