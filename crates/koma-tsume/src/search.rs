@@ -1863,9 +1863,9 @@ fn epsilon(second: u32, wide: bool) -> u32 {
 /// `budget` plies left (df-pn+, [`Walker::first_look`]): every check must be refuted, and the
 /// more plies are left, the further each can lead before its refutation, so the weight grows
 /// with the budget. Measured (docs/DECISIONS.md, session 23): weights of 2 without a bound and
-/// 1, 2, 3 from one, five and seventeen plies took the run 488.8 → 483.9 s (on the 91
-/// problems settled by both 231.8 → 214.0 s) and ミクロコスモス 61.5 → 55.9 s, against 1
-/// everywhere; no weight at all lost 8 of 54 settled problems of the screen.
+/// 1, 2, 3 from one, five and seventeen plies took the run 488.5 → 483.0 s (on the 91
+/// problems settled by both 231.5 → 213.6 s) and ミクロコスモス 61.9 → 56.1 s, against 1
+/// everywhere; no weight at all lost 8 of the screen's 54 settled problems.
 #[inline]
 fn checks_weight(budget: u16) -> u32 {
     match budget {
