@@ -13,7 +13,16 @@ test("load a KIF file and step to move 10", async () => {
   const page = await newPage(ctx.browser);
   await page.goto(`${ctx.server.url}/board`);
   await page.setInputFiles("#record-file", join(repo, "crates/koma-record/tests/data/yokofudori.kif"));
-  await page.waitForFunction(() => document.querySelectorAll("#record-moves li").length > 30);
+  // The record's moves, or an error message that says why not (a CI run once timed out here
+  // with nothing to tell which: the message and the server's log are now in the failure).
+  await page.waitForFunction(
+    () => document.querySelectorAll("#record-moves li").length > 30 || document.querySelector(".message.error"),
+    null,
+    { timeout: 60000 },
+  ).catch(async (e) => {
+    throw new Error(`${e.message}; message: ${await page.textContent(".message")}; server: ${ctx.server.log()}`);
+  });
+  assert.equal(await page.$(".message.error"), null, await page.textContent(".message"));
   assert.match(await page.textContent(".headers"), /先手太郎/);
   await page.click("h1");
   for (let i = 0; i < 10; i++) await page.keyboard.press("ArrowRight");
