@@ -13,7 +13,7 @@
 use std::time::Duration;
 
 use koma_core::Position;
-use koma_tsume::{Cancel, Mode, Options, Outcome, solve};
+use koma_tsume::{Cancel, Mode, Options, Outcome, Solver};
 
 /// CPU time of this process in seconds (Linux: /proc/self/stat), to compare runs on a loaded
 /// machine; `None` elsewhere.
@@ -105,6 +105,9 @@ fn main() {
     let (mut solved, mut agree, mut total) = (0, 0, 0);
     let mut times = Vec::new();
     let mut nodes = 0u64;
+    // One solver for the run, as `koma tsume --batch` holds one: its table's memory is taken
+    // from the system once, not at every problem.
+    let mut solver = Solver::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
         let id = v["id"].as_str().unwrap_or("?").to_string();
@@ -117,7 +120,9 @@ fn main() {
         let sfen = v["sfen"].as_str().expect("sfen");
         let recorded = v["length"].as_u64().unwrap_or(0) as usize;
         let pos = Position::from_sfen(sfen).expect("legal SFEN");
-        let sol = solve(&pos, &opts, &mut |_| {}, &Cancel::new()).expect("a mate problem");
+        let sol = solver
+            .solve(&pos, &opts, &mut |_| {}, &Cancel::new())
+            .expect("a mate problem");
         total += 1;
         nodes += sol.stats.nodes;
         times.push(sol.stats.elapsed);
