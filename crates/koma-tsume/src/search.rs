@@ -55,9 +55,14 @@ pub struct Tuning {
     /// plies left (a bounded search's horizon), no mate in one settles the node too, and with
     /// three or four, where the search reaches it, the exact mate in three.
     pub mate1: bool,
-    /// Interpositions on one square searched one after another; useless non-promotions after
-    /// their promotion.
+    /// Interpositions on one square searched one after another.
     pub lazy: bool,
+    /// In bounded searches, a pawn's, bishop's or rook's non-promotion searched only after its
+    /// promotion is settled (disproven at an attacker node, proven at a defender node): the
+    /// promoted piece moves as the unpromoted one and more, so the non-promotion is mostly
+    /// answered the same way. Not in the unbounded proof, where composed problems' 不成 would
+    /// wait behind promotions that are hard to disprove.
+    pub delay_non_promotions: bool,
     /// Disproof numbers of the attacker's drops counted once, by maximum (a quarter of their
     /// number added back): drops lead to similar positions, whose disproofs overlap.
     pub max_drops: bool,
@@ -97,6 +102,7 @@ impl Default for Tuning {
             estimates: true,
             mate1: true,
             lazy: true,
+            delay_non_promotions: true,
             max_drops: true,
             max_interpositions: true,
             tca: true,
@@ -771,6 +777,9 @@ impl<'w, 'a> Walker<'w, 'a> {
         if tuning.lazy {
             self.chain(base, or);
         }
+        if tuning.delay_non_promotions && budget != LEN_INF {
+            self.delay_non_promotions(base, or);
+        }
         old
     }
 
@@ -1150,9 +1159,7 @@ impl<'w, 'a> Walker<'w, 'a> {
 
     /// Links the interpositions searched lazily: at a defender node, drops on one square are
     /// searched one after another, each after the previous one is proven (the weaker piece
-    /// first). Non-promotions are not delayed: composed problems often need one (不成), and
-    /// hiding it until the promotion is disproven cost zukou-012 and -033 their solution
-    /// (docs/DECISIONS.md).
+    /// first).
     fn chain(&mut self, base: usize, or: bool) {
         let n = self.kids.len() - base;
         if or || n < 2 {
@@ -1174,6 +1181,50 @@ impl<'w, 'a> Walker<'w, 'a> {
         for i in 0..n {
             if self.kids[base + i].visible() {
                 self.reveal_after(base, i, or);
+            }
+        }
+    }
+
+    /// Hides each pawn's, bishop's or rook's non-promotion behind its promotion (a bounded
+    /// search's node, [`Tuning::delay_non_promotions`]): it is searched once the promotion is
+    /// settled the way that lets it be (disproven at an attacker node, proven at a defender
+    /// node), so a proof or a disproof of the node still covers it. A non-promotion already
+    /// settled the way that decides the node is left visible. Board moves are in no drop chain,
+    /// so a promotion's link is free.
+    fn delay_non_promotions(&mut self, base: usize, or: bool) {
+        let n = self.kids.len() - base;
+        let mut linked = false;
+        for i in 0..n {
+            let m = self.kids[base + i].mv;
+            let Some(from) = m.from() else { continue };
+            if !m.is_promotion()
+                || !self.pos.piece_at(from).is_some_and(|p| {
+                    matches!(
+                        p.kind(),
+                        PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook
+                    )
+                })
+            {
+                continue;
+            }
+            let twin = (0..n).find(|&j| {
+                let o = &self.kids[base + j];
+                o.mv.from() == Some(from) && o.mv.to() == m.to() && !o.mv.is_promotion()
+            });
+            let Some(j) = twin else { continue };
+            let c = &self.kids[base + j];
+            let decides = if or { c.pn == 0 } else { c.dn == 0 };
+            if !decides {
+                self.kids[base + i].next = j as u16;
+                self.kids[base + j].flags |= F_HIDDEN;
+                linked = true;
+            }
+        }
+        if linked {
+            for i in 0..n {
+                if self.kids[base + i].visible() {
+                    self.reveal_after(base, i, or);
+                }
             }
         }
     }
@@ -2273,6 +2324,42 @@ mod tests {
                 "{drops} drops, max {max}, sum {summed}"
             );
             assert_eq!(s.pn, sum + max + drops / 4 + hidden);
+        });
+    }
+
+    /// In a bounded search the rook's non-promotion on 4a waits behind its promotion, and is
+    /// searched once the promotion is disproven; without a bound (the proof) it is not delayed.
+    /// The rook's move to 4b gives check only promoted, so it has no twin to hide.
+    #[test]
+    fn a_non_promotion_waits_behind_its_promotion_in_bounded_searches() {
+        let sfen = "4k4/9/9/9/5R3/9/9/9/9 b - 1";
+        let find = |w: &Walker, m: &str| {
+            let m: Move = m.parse().unwrap();
+            w.kids.iter().position(|c| c.mv == m).unwrap()
+        };
+        with_walker(sfen, true, |w| {
+            w.expand(true, 5);
+            let (promoted, plain) = (find(w, "4e4a+"), find(w, "4e4a"));
+            assert!(w.kids[promoted].visible() && !w.kids[plain].visible());
+            assert_eq!(w.kids[promoted].next as usize, plain);
+            assert!(w.kids[find(w, "4e4b+")].visible());
+            assert!(w.kids[find(w, "4e5e")].visible());
+            assert_eq!(w.kids.iter().filter(|c| !c.visible()).count(), 1);
+            // The promotion disproven, the non-promotion comes into the search.
+            w.kids[promoted].pn = INF;
+            w.kids[promoted].dn = 0;
+            w.reveal_after(0, promoted, true);
+            assert!(w.kids[plain].visible());
+            w.kids.clear();
+            w.expand(true, LEN_INF);
+            assert!(
+                w.kids.iter().all(|c| c.visible()),
+                "no delay without a bound"
+            );
+            w.kids.clear();
+            w.sh.tuning.delay_non_promotions = false;
+            w.expand(true, 5);
+            assert!(w.kids.iter().all(|c| c.visible()), "switched off");
         });
     }
 

@@ -186,6 +186,26 @@ fn the_answer_does_not_depend_on_the_refutations_thresholds() {
     }
 }
 
+/// 図巧33's answer needs the rook's non-promotion ▲８三飛不成 (8e8c) at ply 3: the bounded
+/// searches, which search it only after the promotion is refuted, give the same answer as
+/// without the delay (docs/tsume.md, "The search").
+#[test]
+#[ignore = "heavy: run in release"]
+fn a_non_promotion_the_answer_needs_is_found_behind_its_promotion() {
+    let p = problem("zukou-033");
+    let delayed = composer(&p, 64);
+    let plain = Tuning {
+        delay_non_promotions: false,
+        ..Tuning::default()
+    };
+    assert_eq!(
+        delayed.get(2),
+        Some(&"8e8c".parse().unwrap()),
+        "{delayed:?}"
+    );
+    assert_eq!(delayed, composer_tuned(&p, 64, plain));
+}
+
 /// 図巧44 in the fast mode: the proof's line once ended "inconsistent" at ply 26, where the only
 /// mating check returns to a position of the line (graph-history interaction in the line walk;
 /// the same shape from ply 10 is a test in problems.rs). Its composer's answer is 15 plies, the
