@@ -39,6 +39,12 @@ import pytest
 COUNT = int(os.environ.get("KOMA_TSUME_CROSS", "40"))
 SEED = int(os.environ.get("KOMA_TSUME_SEED", "13"))
 CSHOGI_NODES = 100_000
+# cshogi's budgets for the proofs that an interposition is useless, tried in turn until one
+# proves it: a proof of mate is a fact at any budget, and failing to find one within a budget
+# shows nothing. A rook's check along a whole rank leaves six more squares to interpose on after
+# the capture of the farthest interposition; cshogi needs more than 100,000 nodes there (seed
+# 4242's `1k7/+p2L5/1B7/9/9/9/9/9/9 b RGLrb3g4s4n2l17p 1`, ▲７二金 △９一玉 ▲１一飛).
+USELESS_NODES = (CSHOGI_NODES, 1_000_000, 10_000_000)
 KOMA_NODES = 1_000_000
 COMPOSER_NODES = 300_000
 KOMA_HASH_MIB = 64
@@ -290,9 +296,35 @@ def replay(sfen: str, moves: list, dfpn: "cshogi.DfPn") -> str | None:
     if len(moves) % 2 == 0:
         return "the line ends with the defender's move"
     for m in list(board.legal_moves):
-        if not _useless(board, m, dfpn):
+        if not _shown_useless(board, m, dfpn):
             return f"the defender still has {cshogi.move_to_usi(m)}"
     return None
+
+
+def _shown_useless(board: "cshogi.Board", m: int, dfpn: "cshogi.DfPn") -> bool:
+    """Whether cshogi shows the defender's move `m` useless within one of `USELESS_NODES`
+    (`dfpn` first, then solvers with the larger budgets)."""
+    if _useless(board, m, dfpn):
+        return True
+    for nodes in USELESS_NODES[1:]:
+        deeper = cshogi.DfPn()
+        deeper.set_max_search_node(nodes)
+        if _useless(board, m, deeper):
+            return True
+    return False
+
+
+def test_a_far_interposition_is_shown_useless_with_a_larger_budget():
+    """The composer's answer ▲７二金 △９一玉 ▲１一飛 (a mate in three) ends with the rook checking
+    along the whole first rank: each interposition is taken and mated without the piece. For the
+    farthest (on ２一) cshogi needs more than its first 100,000 nodes to prove that; the replay
+    asks again with more before it calls an interposition one that counts."""
+    sfen = "1k7/+p2L5/1B7/9/9/9/9/9/9 b RGLrb3g4s4n2l17p 1"
+    dfpn = cshogi.DfPn()
+    dfpn.set_max_search_node(CSHOGI_NODES)
+    assert replay(sfen, ["G*7b", "8a9a", "R*1a"], dfpn) is None
+    r = koma.tsume.solve(sfen, hash_mib=16, nodes=100_000)
+    assert r["outcome"] == "mate" and r["moves"] == ["G*7b", "8a9a", "R*1a"], r
 
 
 def test_a_capture_that_ends_the_check_is_not_asked_about():
