@@ -774,11 +774,19 @@ impl<'w, 'a> Walker<'w, 'a> {
                 break;
             }
         }
+        let mut linked = false;
         if tuning.lazy {
-            self.chain(base, or);
+            linked |= self.chain(base, or);
         }
         if tuning.delay_non_promotions && budget != LEN_INF {
-            self.delay_non_promotions(base, or);
+            linked |= self.delay_non_promotions(base, or);
+        }
+        if linked {
+            for i in 0..self.kids.len() - base {
+                if self.kids[base + i].visible() {
+                    self.reveal_after(base, i, or);
+                }
+            }
         }
         old
     }
@@ -1159,12 +1167,13 @@ impl<'w, 'a> Walker<'w, 'a> {
 
     /// Links the interpositions searched lazily: at a defender node, drops on one square are
     /// searched one after another, each after the previous one is proven (the weaker piece
-    /// first).
-    fn chain(&mut self, base: usize, or: bool) {
+    /// first). Returns whether it linked any; the caller then reveals the links already settled.
+    fn chain(&mut self, base: usize, or: bool) -> bool {
         let n = self.kids.len() - base;
         if or || n < 2 {
-            return;
+            return false;
         }
+        let mut linked = false;
         let mut last_drop = [NO_NEXT; 81];
         for i in 0..n {
             let m = self.kids[base + i].mv;
@@ -1176,13 +1185,10 @@ impl<'w, 'a> Walker<'w, 'a> {
             if prev != NO_NEXT {
                 self.kids[base + prev as usize].next = i as u16;
                 self.kids[base + i].flags |= F_HIDDEN;
+                linked = true;
             }
         }
-        for i in 0..n {
-            if self.kids[base + i].visible() {
-                self.reveal_after(base, i, or);
-            }
-        }
+        linked
     }
 
     /// Hides each pawn's, bishop's or rook's non-promotion behind its promotion (a bounded
@@ -1190,8 +1196,8 @@ impl<'w, 'a> Walker<'w, 'a> {
     /// settled the way that lets it be (disproven at an attacker node, proven at a defender
     /// node), so a proof or a disproof of the node still covers it. A non-promotion already
     /// settled the way that decides the node is left visible. Board moves are in no drop chain,
-    /// so a promotion's link is free.
-    fn delay_non_promotions(&mut self, base: usize, or: bool) {
+    /// so a promotion's link is free. Returns whether it linked any, as [`Walker::chain`].
+    fn delay_non_promotions(&mut self, base: usize, or: bool) -> bool {
         let n = self.kids.len() - base;
         let mut linked = false;
         for i in 0..n {
@@ -1207,7 +1213,8 @@ impl<'w, 'a> Walker<'w, 'a> {
             {
                 continue;
             }
-            let twin = (0..n).find(|&j| {
+            // koma-core lists a piece's promotions before its non-promotions (`MoveSet`).
+            let twin = (i + 1..n).find(|&j| {
                 let o = &self.kids[base + j];
                 o.mv.from() == Some(from) && o.mv.to() == m.to() && !o.mv.is_promotion()
             });
@@ -1220,13 +1227,7 @@ impl<'w, 'a> Walker<'w, 'a> {
                 linked = true;
             }
         }
-        if linked {
-            for i in 0..n {
-                if self.kids[base + i].visible() {
-                    self.reveal_after(base, i, or);
-                }
-            }
-        }
+        linked
     }
 
     /// Reveals the children after child `i` of its chain while each one is settled the way that
