@@ -5,7 +5,7 @@
 //! ```text
 //! cargo bench -p koma-tsume --bench zukou -- [--cap SECS] [--nodes N] [--hash MiB] [--any] [--only ID,ID]
 //!     [--off estimates,mate1,lazy,delay_non_promotions,max_drops,max_interpositions,tca,
-//!            wide_refutation,floors,tentative,budgets,long_line]
+//!            wide_refutation,floors,tentative,budgets,long_line,lazy_first_look]
 //! ```
 //!
 //! `--off` switches accelerators off, to measure each one (node counts are deterministic, so
@@ -75,6 +75,7 @@ fn main() {
                         "mate1" => tuning.mate1 = false,
                         "lazy" => tuning.lazy = false,
                         "delay_non_promotions" => tuning.delay_non_promotions = false,
+                        "lazy_first_look" => tuning.lazy_first_look = false,
                         "max_drops" => tuning.max_drops = false,
                         "max_interpositions" => tuning.max_interpositions = false,
                         "tca" => tuning.tca = false,

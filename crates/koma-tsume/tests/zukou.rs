@@ -186,6 +186,21 @@ fn the_answer_does_not_depend_on_the_refutations_thresholds() {
     }
 }
 
+/// The first looks a defender node puts off (`Tuning::lazy_first_look`) change the search's
+/// order, never the answer.
+#[test]
+#[ignore = "heavy: run in release"]
+fn the_answer_does_not_depend_on_when_children_are_first_looked_at() {
+    let eager = Tuning {
+        lazy_first_look: false,
+        ..Tuning::default()
+    };
+    for id in ["zukou-002", "zukou-018", "zukou-044"] {
+        let p = problem(id);
+        assert_eq!(composer(&p, 64), composer_tuned(&p, 64, eager), "{id}");
+    }
+}
+
 /// 図巧33's answer needs the rook's non-promotion ▲８三飛不成 (8e8c) at ply 3: the bounded
 /// searches, which search it only after the promotion is refuted, give the same answer as
 /// without the delay (docs/tsume.md, "The search").
