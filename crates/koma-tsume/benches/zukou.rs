@@ -5,7 +5,7 @@
 //! ```text
 //! cargo bench -p koma-tsume --bench zukou -- [--cap SECS] [--nodes N] [--hash MiB] [--any] [--only ID,ID]
 //!     [--off estimates,mate1,lazy,delay_non_promotions,max_drops,max_interpositions,tca,
-//!            wide_refutation,floors,tentative,budgets,long_line,lazy_first_look]
+//!            wide_refutation,floors,tentative,budgets,long_line,lazy_first_look,line_trials]
 //! ```
 //!
 //! `--off` switches accelerators off, to measure each one (node counts are deterministic, so
@@ -84,6 +84,7 @@ fn main() {
                         "tentative" => tuning.tentative = false,
                         "budgets" => tuning.budgets = false,
                         "long_line" => tuning.long_line = 0,
+                        "line_trials" => tuning.line_trials = false,
                         "none" => {}
                         other => panic!("unknown accelerator {other}"),
                     }

@@ -104,7 +104,20 @@ pub struct Tuning {
     /// spent before it (0: never). See `solve::settle_line`. 32 rather than 100: the issue's
     /// run 503 → 494 s (docs/DECISIONS.md, session 22).
     pub long_line: u16,
+    /// Before settling a long line from its end (`long_line`), each of its attacker nodes is
+    /// asked from the top down, within 500 nodes each, for a mate two plies shorter than the
+    /// line has left there; where one is found, the line below that node is replaced by a
+    /// shorter one from the table's proofs, so the settling refutes the line the answer
+    /// follows, not a part a shorter mate above it leaves (the run 511.0 → 495.5 s;
+    /// 図巧31 16.5 → 9.6 M nodes; docs/DECISIONS.md, session 27). Only which exact searches are
+    /// made changes, never the answer.
+    pub line_trials: bool,
 }
+
+/// The nodes each of [`Tuning::line_trials`]' trials may spend: a shorter mate the table
+/// nearly holds is found within a few hundred nodes; one that needs a real search is left to
+/// the settling (docs/DECISIONS.md, session 27: 100, 500, 2,000, 5,000 and 50,000 measured).
+pub(crate) const LINE_TRIAL_NODES: u64 = 500;
 
 impl Default for Tuning {
     fn default() -> Tuning {
@@ -122,6 +135,7 @@ impl Default for Tuning {
             tentative: true,
             budgets: true,
             long_line: 32,
+            line_trials: true,
         }
     }
 }

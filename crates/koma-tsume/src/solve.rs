@@ -582,8 +582,18 @@ const TRIAL_SHARE: u64 = 16;
 /// once); settled from the end, each node's search meets the nodes below it already refuted
 /// and refutes only its own other checks (図巧100: 29.7 M nodes in all, then the root's search
 /// 2 nodes). Nothing but the order of the searches changes: the answer is the same.
-pub(crate) fn settle_line(w: &mut Walker, line: &[Move]) -> Result<(), Halt> {
-    for &m in line {
+///
+/// With [`crate::Tuning::line_trials`], the line is first tried from the top down
+/// ([`shorter_below`]): where a node has a shorter mate below it, the line below that node is
+/// replaced by a line of the table's proofs, and the settling refutes that line. Returns the
+/// line it settled.
+pub(crate) fn settle_line(w: &mut Walker, line: &[Move]) -> Result<Vec<Move>, Halt> {
+    let line = if w.sh.tuning.line_trials {
+        shorter_below(w, line)?
+    } else {
+        line.to_vec()
+    };
+    for &m in &line {
         w.push(m);
     }
     for p in (0..line.len()).rev() {
@@ -597,7 +607,48 @@ pub(crate) fn settle_line(w: &mut Walker, line: &[Move]) -> Result<(), Halt> {
             return Err(Halt::Stopped);
         }
     }
-    Ok(())
+    Ok(line)
+}
+
+/// `line` (a mating line from the walker's position) with the part below each of its attacker
+/// nodes that has a shorter mate replaced by a shorter line from the table's proofs
+/// ([`any_line`]), from the top down: each node is asked "mate within ℓ − 2?" (ℓ the plies the
+/// line has left there) within [`crate::search::LINE_TRIAL_NODES`] nodes. A deep refutation of
+/// a part of the line a shorter mate above it replaces is spent for nothing, and the line
+/// after the settling, which the root's search and the next line follow, is the shorter one
+/// (docs/DECISIONS.md, session 27).
+fn shorter_below(w: &mut Walker, line: &[Move]) -> Result<Vec<Move>, Halt> {
+    let mut line = line.to_vec();
+    let mut pushed = 0;
+    let mut p = 2;
+    while p + 5 <= line.len() {
+        let left = (line.len() - p) as u16;
+        while pushed < p {
+            w.push(line[pushed]);
+            pushed += 1;
+        }
+        let halted = match w.run_trial(left - 2, crate::search::LINE_TRIAL_NODES) {
+            Some(r) if r.pn == 0 => match any_line(w) {
+                Ok(sub) if sub.len() < left as usize => {
+                    line.truncate(p);
+                    line.extend(sub);
+                    false
+                }
+                Err(Halt::Stopped) => true,
+                // A line no shorter, or a walk that failed: the line stays.
+                _ => false,
+            },
+            None => w.sh.stopped(),
+            Some(_) => false,
+        };
+        if halted {
+            rewind(w, &line[..pushed]);
+            return Err(Halt::Stopped);
+        }
+        p += 2;
+    }
+    rewind(w, &line[..pushed]);
+    Ok(line)
 }
 
 /// Walks the composer's answer from a node whose shortest mate is exactly `length` plies.
@@ -892,7 +943,8 @@ mod tests {
             let line = any_line(&mut w).expect("a line");
             assert_eq!(line.len(), 21, "the proof's line is the answer's length");
             if settled {
-                settle_line(&mut w, &line).expect("within the node limit");
+                // The line is the answer's: no shorter mate below any of its nodes.
+                assert_eq!(settle_line(&mut w, &line), Ok(line.clone()));
             }
             let before = w.sh.nodes;
             let r = w.run_only(&line[..1], 19).expect("within the node limit");
@@ -908,6 +960,34 @@ mod tests {
             settled <= 10,
             "{settled} nodes after the line, {plain} without"
         );
+    }
+
+    /// Below a line that is not the shortest, the trials find a node with a shorter mate below
+    /// it, and the line settled is the shorter one from there; the exact length is unchanged.
+    #[test]
+    fn a_line_is_settled_with_the_shorter_mates_found_below_its_nodes() {
+        // zukou-034 (17 plies): the unbounded proof's line has 19.
+        let sfen = "9/7lS/7pb/5S1B1/5rgk1/8p/4+R2G1/9/9 b SN2gs3n3l16p 1";
+        let pos = Position::from_sfen(sfen).unwrap();
+        let opts = Options::default().hash_mib(16).nodes(4_000_000);
+        let cancel = Cancel::new();
+        let mut cb = |_: &Progress| {};
+        let tt = Table::new(opts.limits.hash_bytes());
+        let mut sh = Shared::new(&pos, &opts, tt, &cancel, &mut cb);
+        let mut w = Walker::new(&mut sh, pos.clone(), true);
+        let proof = w.run(LEN_INF).expect("within the node limit");
+        assert_eq!(proof.pn, 0);
+        let first = any_line(&mut w).expect("a line");
+        assert!(first.len() > 17, "the proof's line: {first:?}");
+        let settled = settle_line(&mut w, &first).expect("within the node limit");
+        assert!(settled.len() < first.len(), "{settled:?}");
+        assert_eq!(
+            settled[..2],
+            first[..2],
+            "replaced below the first attacker node"
+        );
+        assert!(verify(&pos, &settled, false).is_ok(), "{settled:?}");
+        assert_eq!(shortest(&mut w, 0, proof.len), Ok(17));
     }
 
     #[test]
