@@ -903,8 +903,28 @@ mod tests {
     fn shortening_keeps_the_shortest_line_known() {
         // zukou-018 (23 plies): the unbounded proof's line is longer.
         let sfen = "7n1/5+B+P1r/7k1/7+p1/6P2/7N1/7N1/8B/9 b N2Pr4g4s4l13p 1";
+        after_proof(sfen, 2_000_000, |w, pos, proof| {
+            let first = any_line(w).expect("a line");
+            assert!(first.len() > 23, "the proof's line: {first:?}");
+            let mut line = first.clone();
+            let length = shortest_keeping(w, 0, proof.len, Some(&mut line)).unwrap();
+            assert_eq!(length, 23);
+            assert!(line.len() < first.len() && line.len() >= 23, "{line:?}");
+            assert!(verify(pos, &line, false).is_ok(), "{line:?}");
+            // Without a line to keep, the same length.
+            assert_eq!(shortest(w, 0, proof.len).unwrap(), 23);
+        });
+    }
+
+    /// Runs `f` on a composer walker at `sfen` (the attacker to move) once its unbounded
+    /// search has proven mate, with a 16 MiB table and at most `nodes` nodes.
+    fn after_proof<T>(
+        sfen: &str,
+        nodes: u64,
+        f: impl FnOnce(&mut Walker, &Position, Res) -> T,
+    ) -> T {
         let pos = Position::from_sfen(sfen).unwrap();
-        let opts = Options::default().hash_mib(16).nodes(2_000_000);
+        let opts = Options::default().hash_mib(16).nodes(nodes);
         let cancel = Cancel::new();
         let mut cb = |_: &Progress| {};
         let tt = Table::new(opts.limits.hash_bytes());
@@ -912,15 +932,7 @@ mod tests {
         let mut w = Walker::new(&mut sh, pos.clone(), true);
         let proof = w.run(LEN_INF).expect("within the node limit");
         assert_eq!(proof.pn, 0);
-        let first = any_line(&mut w).expect("a line");
-        assert!(first.len() > 23, "the proof's line: {first:?}");
-        let mut line = first.clone();
-        let length = shortest_keeping(&mut w, 0, proof.len, Some(&mut line)).unwrap();
-        assert_eq!(length, 23);
-        assert!(line.len() < first.len() && line.len() >= 23, "{line:?}");
-        assert!(verify(&pos, &line, false).is_ok(), "{line:?}");
-        // Without a line to keep, the same length.
-        assert_eq!(shortest(&mut w, 0, proof.len).unwrap(), 23);
+        f(&mut w, &pos, proof)
     }
 
     /// After the proof's line is settled deepest first, the root's refutation just below the
@@ -930,28 +942,21 @@ mod tests {
     fn a_settled_line_leaves_the_lines_refutation_to_the_table() {
         // zukou-002 (21 plies).
         let sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1";
-        let pos = Position::from_sfen(sfen).unwrap();
-        let opts = Options::default().hash_mib(16).nodes(4_000_000);
-        let cancel = Cancel::new();
         let refute = |settled: bool| {
-            let mut cb = |_: &Progress| {};
-            let tt = Table::new(opts.limits.hash_bytes());
-            let mut sh = Shared::new(&pos, &opts, tt, &cancel, &mut cb);
-            let mut w = Walker::new(&mut sh, pos.clone(), true);
-            let proof = w.run(LEN_INF).expect("within the node limit");
-            assert_eq!(proof.pn, 0);
-            let line = any_line(&mut w).expect("a line");
-            assert_eq!(line.len(), 21, "the proof's line is the answer's length");
-            if settled {
-                // The line is the answer's: no shorter mate below any of its nodes.
-                assert_eq!(settle_line(&mut w, &line), Ok(line.clone()));
-            }
-            let before = w.sh.nodes;
-            let r = w.run_only(&line[..1], 19).expect("within the node limit");
-            assert!(r.dn == 0 && r.len >= 19, "{r:?}");
-            let spent = w.sh.nodes - before;
-            assert_eq!(shortest(&mut w, 0, proof.len), Ok(21));
-            spent
+            after_proof(sfen, 4_000_000, |w, _, proof| {
+                let line = any_line(w).expect("a line");
+                assert_eq!(line.len(), 21, "the proof's line is the answer's length");
+                if settled {
+                    // The line is the answer's: no shorter mate below any of its nodes.
+                    assert_eq!(settle_line(w, &line), Ok(line.clone()));
+                }
+                let before = w.sh.nodes;
+                let r = w.run_only(&line[..1], 19).expect("within the node limit");
+                assert!(r.dn == 0 && r.len >= 19, "{r:?}");
+                let spent = w.sh.nodes - before;
+                assert_eq!(shortest(w, 0, proof.len), Ok(21));
+                spent
+            })
         };
         let plain = refute(false);
         let settled = refute(true);
@@ -968,26 +973,19 @@ mod tests {
     fn a_line_is_settled_with_the_shorter_mates_found_below_its_nodes() {
         // zukou-034 (17 plies): the unbounded proof's line has 19.
         let sfen = "9/7lS/7pb/5S1B1/5rgk1/8p/4+R2G1/9/9 b SN2gs3n3l16p 1";
-        let pos = Position::from_sfen(sfen).unwrap();
-        let opts = Options::default().hash_mib(16).nodes(4_000_000);
-        let cancel = Cancel::new();
-        let mut cb = |_: &Progress| {};
-        let tt = Table::new(opts.limits.hash_bytes());
-        let mut sh = Shared::new(&pos, &opts, tt, &cancel, &mut cb);
-        let mut w = Walker::new(&mut sh, pos.clone(), true);
-        let proof = w.run(LEN_INF).expect("within the node limit");
-        assert_eq!(proof.pn, 0);
-        let first = any_line(&mut w).expect("a line");
-        assert!(first.len() > 17, "the proof's line: {first:?}");
-        let settled = settle_line(&mut w, &first).expect("within the node limit");
-        assert!(settled.len() < first.len(), "{settled:?}");
-        assert_eq!(
-            settled[..2],
-            first[..2],
-            "replaced below the first attacker node"
-        );
-        assert!(verify(&pos, &settled, false).is_ok(), "{settled:?}");
-        assert_eq!(shortest(&mut w, 0, proof.len), Ok(17));
+        after_proof(sfen, 4_000_000, |w, pos, proof| {
+            let first = any_line(w).expect("a line");
+            assert!(first.len() > 17, "the proof's line: {first:?}");
+            let settled = settle_line(w, &first).expect("within the node limit");
+            assert!(settled.len() < first.len(), "{settled:?}");
+            assert_eq!(
+                settled[..2],
+                first[..2],
+                "replaced below the first attacker node"
+            );
+            assert!(verify(pos, &settled, false).is_ok(), "{settled:?}");
+            assert_eq!(shortest(w, 0, proof.len), Ok(17));
+        });
     }
 
     #[test]
