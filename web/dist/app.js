@@ -44,6 +44,9 @@ async function request(method, path, body) {
   }
   return json;
 }
+function ended(j) {
+  return j.state === "done" || j.state === "failed" || j.state === "cancelled";
+}
 function followJob(id, onUpdate) {
   const source = new EventSource(`/api/jobs/${id}/events`);
   const handle = (ev) => onUpdate(JSON.parse(ev.data));
@@ -830,12 +833,16 @@ async function mountPlace(root) {
       })
     );
   }
+  function keep(j) {
+    const known = jobs.get(j.id);
+    if (!known || !ended(known)) jobs.set(j.id, j);
+  }
   function follow(j) {
-    if (following.has(j.id) || j.state === "done" || j.state === "failed" || j.state === "cancelled") return;
+    if (following.has(j.id) || ended(j)) return;
     following.set(
       j.id,
       followJob(j.id, (update) => {
-        jobs.set(update.id, update);
+        keep(update);
         renderJobs();
         if (update.state === "done" && update.params.mode !== "count" && (!shown || shown.job === update.id)) {
           void show(update.id, 0);
@@ -847,7 +854,7 @@ async function mountPlace(root) {
     try {
       const list = await request("GET", "/api/jobs");
       for (const j of list) {
-        jobs.set(j.id, j);
+        keep(j);
         follow(j);
       }
       renderJobs();
@@ -857,7 +864,7 @@ async function mountPlace(root) {
   }
   async function cancel(id) {
     try {
-      jobs.set(id, await request("POST", `/api/jobs/${id}/cancel`));
+      keep(await request("POST", `/api/jobs/${id}/cancel`));
       renderJobs();
     } catch (e) {
       msg.error(e);
@@ -1381,7 +1388,7 @@ async function mountTsume(root) {
         else if (j.state === "queued") progress.textContent = t("state_queued");
         if (j.state === "done" && j.result) showResult(j.result);
         if (j.state === "failed" || j.state === "cancelled") progress.textContent = `${t(`state_${j.state}`)}: ${j.error?.message ?? ""}`;
-        if (j.state === "done" || j.state === "failed" || j.state === "cancelled") {
+        if (ended(j)) {
           cancelButton.disabled = true;
           running = null;
         }

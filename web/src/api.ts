@@ -64,6 +64,11 @@ export interface Job {
   created_at: number;
 }
 
+/** Whether a job has ended (done, failed or cancelled): its view changes no more. */
+export function ended(j: Job): boolean {
+  return j.state === "done" || j.state === "failed" || j.state === "cancelled";
+}
+
 /** Follows a job's events until it ends; returns a function that stops following. */
 export function followJob(id: number, onUpdate: (job: Job) => void): () => void {
   const source = new EventSource(`/api/jobs/${id}/events`);

@@ -1,7 +1,7 @@
 // The non-attacking placement puzzle (利かずの駒並べ): start counts and enumerations as jobs, follow
 // their progress, browse the placements found on the board (with a mirror view).
 
-import { Job, followJob, request } from "./api";
+import { Job, ended, followJob, request } from "./api";
 import { Board } from "./board";
 import { t } from "./i18n";
 import { Cells, mirror, parseSfen } from "./sfen";
@@ -111,12 +111,19 @@ export async function mountPlace(root: HTMLElement): Promise<void> {
     );
   }
 
+  // Views come from three sources (the list, the cancel answer, the events) and can cross: an
+  // answer sent while the job was running may arrive after its end event. An ended view stays.
+  function keep(j: Job): void {
+    const known = jobs.get(j.id);
+    if (!known || !ended(known)) jobs.set(j.id, j);
+  }
+
   function follow(j: Job): void {
-    if (following.has(j.id) || j.state === "done" || j.state === "failed" || j.state === "cancelled") return;
+    if (following.has(j.id) || ended(j)) return;
     following.set(
       j.id,
       followJob(j.id, (update) => {
-        jobs.set(update.id, update);
+        keep(update);
         renderJobs();
         if (update.state === "done" && (update.params as { mode: string }).mode !== "count" && (!shown || shown.job === update.id)) {
           void show(update.id, 0);
@@ -129,7 +136,7 @@ export async function mountPlace(root: HTMLElement): Promise<void> {
     try {
       const list = await request<Job[]>("GET", "/api/jobs");
       for (const j of list) {
-        jobs.set(j.id, j);
+        keep(j);
         follow(j);
       }
       renderJobs();
@@ -140,7 +147,7 @@ export async function mountPlace(root: HTMLElement): Promise<void> {
 
   async function cancel(id: number): Promise<void> {
     try {
-      jobs.set(id, await request<Job>("POST", `/api/jobs/${id}/cancel`));
+      keep(await request<Job>("POST", `/api/jobs/${id}/cancel`));
       renderJobs();
     } catch (e) {
       msg.error(e);

@@ -2,7 +2,7 @@
 // remaining pieces to the defender), solve or check it as a job with progress and cancel, step
 // through the answer with its Japanese notation, see the verdict, share the problem as a URL.
 
-import { Job, followJob, request } from "./api";
+import { Job, ended, followJob, request } from "./api";
 import { Board, DragSource, DragTarget } from "./board";
 import { lang, t } from "./i18n";
 import { HAND_KINDS, Position, handKanji, kanji, parseSfen, squareIndex, toSfen } from "./sfen";
@@ -298,7 +298,7 @@ export async function mountTsume(root: HTMLElement): Promise<void> {
         else if (j.state === "queued") progress.textContent = t("state_queued");
         if (j.state === "done" && j.result) showResult(j.result as unknown as TsumeResult);
         if (j.state === "failed" || j.state === "cancelled") progress.textContent = `${t(`state_${j.state}`)}: ${j.error?.message ?? ""}`;
-        if (j.state === "done" || j.state === "failed" || j.state === "cancelled") {
+        if (ended(j)) {
           cancelButton.disabled = true;
           running = null;
         }

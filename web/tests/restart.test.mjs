@@ -57,7 +57,23 @@ test("restart mid-job", async () => {
     { timeout: 60000 },
   );
   await screenshot(page, "restart-after");
+  // The cancel's answer (sent while the job still ran) is held until the job has ended and its
+  // end event had time to arrive: the stale answer must not bring the running row back.
+  await page.route(`**/api/jobs/${running}/cancel`, async (route) => {
+    const answer = await route.fetch();
+    for (const until = Date.now() + 30000; Date.now() < until; ) {
+      const j = await (await fetch(`${ctx.server.url}/api/jobs/${running}`)).json();
+      if (j.state === "cancelled") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    await route.fulfill({ response: answer });
+  });
+  const answered = page.waitForResponse((r) => r.url().endsWith(`/api/jobs/${running}/cancel`));
   await again.locator("button.cancel").click();
   await page.waitForSelector(`#place-jobs tr[data-job="${running}"][data-state="cancelled"]`, { timeout: 30000 });
+  await answered;
+  await page.waitForTimeout(300);
+  assert.equal(await again.getAttribute("data-state"), "cancelled");
   assert.deepEqual(page.errors, []);
 });
