@@ -77,10 +77,9 @@ pub(crate) struct Table {
     /// The whole limit, zeroed by the system: only the first `len` slots are in use, the rest
     /// were never written (see [`Table::new`]).
     slots: Vec<[u64; 4]>,
-    /// Slots in use.
+    /// Slots in use: the first `len - WINDOW` are the homes an entry may have, and the last
+    /// home's window ends at `len`.
     len: usize,
-    /// Home slots (`len - WINDOW`).
-    homes: usize,
     /// Entries held: the slots among the first `len` that are not empty (every write to an
     /// empty slot counts one; a doubling and a collection count again).
     used: usize,
@@ -132,7 +131,6 @@ impl Table {
         let mut t = Table {
             slots,
             len: 0,
-            homes: 0,
             used: 0,
             max_slots,
         };
@@ -157,7 +155,6 @@ impl Table {
         }
         let n = self.max_slots.min(START_SLOTS);
         self.len = n;
-        self.homes = n - WINDOW;
         self.used = 0;
     }
 
@@ -174,7 +171,7 @@ impl Table {
     #[inline]
     fn home(&self, key: u64) -> usize {
         // Multiply-shift: the high bits of the product spread any key over the homes.
-        ((key as u128 * self.homes as u128) >> 64) as usize
+        ((key as u128 * (self.len - WINDOW) as u128) >> 64) as usize
     }
 
     /// Asks the processor to start loading `key`'s window into the cache, so that a probe of it
@@ -384,7 +381,6 @@ impl Table {
             advise_huge(&self.slots);
         }
         self.len = n;
-        self.homes = n - WINDOW;
         self.used = 0;
         let mut low = Vec::new();
         for i in (0..old_len).rev() {
