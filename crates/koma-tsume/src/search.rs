@@ -1575,17 +1575,24 @@ impl<'w, 'a> Walker<'w, 'a> {
             max = max.saturating_add(maxed / 4);
         }
         let delta = sum.saturating_add(max).saturating_add(hidden as u32);
+        let clamp = |v: u32| if v == 0 || v == INF { v } else { v.min(PN_MAX) };
         let except = if best == usize::MAX {
             0
         } else {
             let bd = self.numbers(&kids[best], or).1;
-            if kids[best].flags & F_MAX != 0 {
+            let rest = if kids[best].flags & F_MAX != 0 {
                 sum.saturating_add(hidden as u32)
             } else {
                 delta.saturating_sub(bd)
-            }
+            };
+            // Never more than the node's own (clamped) number leaves above the best child's:
+            // a sum past PN_MAX is reported as PN_MAX, so a node under a threshold above that
+            // goes on searching, and a threshold taken from the unclamped sum would be below
+            // the child's own number. The child would return at once and be chosen again with
+            // the same numbers, for ever (docs/DECISIONS.md, session 28: 22 M visits of one
+            // node). With the sum under PN_MAX this is `rest` itself.
+            rest.min(clamp(delta).saturating_sub(bd))
         };
-        let clamp = |v: u32| if v == 0 || v == INF { v } else { v.min(PN_MAX) };
         let (pn, dn) = if or { (phi, delta) } else { (delta, phi) };
         Summary {
             pn: clamp(pn),
@@ -2441,6 +2448,45 @@ mod tests {
                 "{drops} drops, max {max}, sum {summed}"
             );
             assert_eq!(s.pn, sum + max + drops / 4 + hidden);
+        });
+    }
+
+    /// A node whose children's numbers sum past `PN_MAX` reports `PN_MAX`, and under a
+    /// threshold above that it goes on: the threshold it hands its best child is then above
+    /// that child's own number, so the child can search. Taken from the unclamped sum, it was
+    /// below, the child returned at once and was chosen again with the same numbers: 図巧4's
+    /// ▲１六角 searched without a bound visited one node 22 M times (docs/DECISIONS.md,
+    /// session 28).
+    #[test]
+    fn a_sum_past_the_largest_number_leaves_the_best_child_room() {
+        let sfen = "4k4/9/9/9/9/9/9/9/9 b R2b4g4s4n4l18p 1";
+        with_walker(sfen, false, |w| {
+            w.push("R*5i".parse().unwrap());
+            w.expand(false, LEN_INF);
+            // Every evasion open and summed one by one (no drop group); four of them so hard
+            // to prove that the sum passes PN_MAX.
+            assert!(w.kids.len() >= 4);
+            for (i, c) in w.kids.iter_mut().enumerate() {
+                c.flags &= !(F_MAX | F_HIDDEN | F_UNLOOKED);
+                (c.pn, c.dn) = (if i < 4 { PN_MAX / 3 } else { 1 }, 5);
+            }
+            w.kids[1].pn = PN_MAX / 4;
+            let s = w.summarize(0, false);
+            assert_eq!(s.pn, PN_MAX);
+            for th_pn in [PN_MAX + 1, PN_MAX + PN_MAX / 8, INF - 1] {
+                let child = th_pn.saturating_sub(s.except);
+                assert!(
+                    child > w.kids[s.best].pn,
+                    "threshold {th_pn}: the child gets {child}, its number is {}",
+                    w.kids[s.best].pn
+                );
+            }
+            // Below PN_MAX the threshold is the sum's own: the others' numbers taken off.
+            for c in w.kids.iter_mut() {
+                c.pn = 3;
+            }
+            let s = w.summarize(0, false);
+            assert_eq!(s.except, s.pn - 3);
         });
     }
 
