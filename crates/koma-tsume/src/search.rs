@@ -2321,6 +2321,16 @@ mod tests {
         f(&mut w)
     }
 
+    /// A fresh walker over `sfen` after the rook drop ▲５九飛 (`R*5i`), a far check up the
+    /// fifth file, with the defender's evasions expanded (no bound).
+    fn after_far_rook_check<T>(sfen: &str, f: impl FnOnce(&mut Walker) -> T) -> T {
+        with_walker(sfen, false, |w| {
+            w.push("R*5i".parse().unwrap());
+            w.expand(false, LEN_INF);
+            f(w)
+        })
+    }
+
     /// A disproof that relies on a repetition of the path is kept for that path, and only for
     /// it. After ▲３五桂 △３二玉 ▲４三桂成 the king takes the knight back to the first position's
     /// board, the attacker a knight the poorer (a repetition, lost for the attacker): on that
@@ -2422,9 +2432,7 @@ mod tests {
     #[test]
     fn the_defenders_drops_count_once_in_the_proof_number() {
         let sfen = "4k4/9/9/9/9/9/9/9/9 b R2b4g4s4n4l18p 1";
-        with_walker(sfen, false, |w| {
-            w.push("R*5i".parse().unwrap());
-            w.expand(false, LEN_INF);
+        after_far_rook_check(sfen, |w| {
             let s = w.summarize(0, false);
             let (mut sum, mut max, mut drops, mut hidden) = (0u32, 0u32, 0u32, 0u32);
             for c in &w.kids {
@@ -2460,9 +2468,7 @@ mod tests {
     #[test]
     fn a_sum_past_the_largest_number_leaves_the_best_child_room() {
         let sfen = "4k4/9/9/9/9/9/9/9/9 b R2b4g4s4n4l18p 1";
-        with_walker(sfen, false, |w| {
-            w.push("R*5i".parse().unwrap());
-            w.expand(false, LEN_INF);
+        after_far_rook_check(sfen, |w| {
             // Every evasion open and summed one by one (no drop group); four of them so hard
             // to prove that the sum passes PN_MAX.
             assert!(w.kids.len() >= 4);
@@ -2533,9 +2539,7 @@ mod tests {
     #[test]
     fn a_guarded_interposition_is_summed_in_the_proof_number() {
         let sfen = "4k4/9/9/5g3/9/9/9/9/9 b R2b3g4s4n4l18p 1";
-        with_walker(sfen, false, |w| {
-            w.push("R*5i".parse().unwrap());
-            w.expand(false, LEN_INF);
+        after_far_rook_check(sfen, |w| {
             let s = w.summarize(0, false);
             let guarded = |c: &Child| {
                 let sq = c.mv.to();
