@@ -53,13 +53,16 @@ pub enum SfenError {
         text: String,
     },
     /// The board does not have nine ranks.
-    #[error("the board has {ranks} ranks, expected 9")]
+    #[error("the board has {}, expected 9", count(*ranks, "rank", "ranks"))]
     RankCount {
         /// How many `/`-separated ranks were found.
         ranks: usize,
     },
     /// A rank does not describe nine squares.
-    #[error("rank {rank} of the board describes {squares} squares, expected 9 (column {column})")]
+    #[error(
+        "rank {rank} of the board describes {}, expected 9 (column {column})",
+        count(*squares, "square", "squares")
+    )]
     RankLength {
         /// The rank, 1..=9 (1 is `a`).
         rank: usize,
@@ -251,6 +254,11 @@ pub fn hands_sfen(hands: &[Hand; 2]) -> String {
 }
 
 /// Splits on spaces, keeping each field's 1-based starting column (in characters).
+/// `n` with the noun that agrees with it: "1 rank", "3 ranks".
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn split_fields(s: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None; // (byte, column)
@@ -411,6 +419,21 @@ mod tests {
         assert!(e.to_string().contains("`\\u{1b}[2J`"), "{e}");
         let e: crate::ParseSquareError = "\r9".parse::<Square>().unwrap_err();
         assert!(e.to_string().starts_with("`\\r9` is not a square"), "{e}");
+    }
+
+    #[test]
+    fn counts_in_messages_agree_with_their_nouns() {
+        let e = |s: &str| Setup::from_sfen(s).unwrap_err().to_string();
+        assert_eq!(e("4k4 b - 1"), "the board has 1 rank, expected 9");
+        assert_eq!(e("9/9/9 b - 1"), "the board has 3 ranks, expected 9");
+        assert_eq!(
+            e("1/9/9/9/9/9/9/9/9 b - 1"),
+            "rank 1 of the board describes 1 square, expected 9 (column 1)"
+        );
+        assert_eq!(
+            e("8/9/9/9/9/9/9/9/9 b - 1"),
+            "rank 1 of the board describes 8 squares, expected 9 (column 1)"
+        );
     }
 
     #[test]
