@@ -106,6 +106,14 @@ impl<'a> Iterator for Words<'a> {
     }
 }
 
+/// Whether `w`, with no `/`, is still a bare SFEN's board: SFEN's board letters followed by a
+/// side to move (a board of one rank, which the SFEN reader then refuses by name).
+fn one_rank_board(w: &str, rest: &Words) -> bool {
+    w.bytes()
+        .all(|b| b"123456789+PLNSGBRKplnsgbrk".contains(&b))
+        && matches!(rest.clone().next(), Some((_, "b" | "w")))
+}
+
 /// Takes a USI position description apart, with or without the leading `position` word:
 /// `startpos`, `sfen <4 fields>` or a bare SFEN, then optionally `moves` and the move words.
 ///
@@ -127,7 +135,7 @@ pub fn split_position(text: &str) -> Result<PositionCommand<'_>, PositionCommand
     }
     let (start_column, start) = match first {
         Some((column, "startpos")) => (column, Position::startpos()),
-        Some((column, w)) if w == "sfen" || w.contains('/') => {
+        Some((column, w)) if w == "sfen" || w.contains('/') || one_rank_board(w, &words) => {
             let mut fields: Vec<&str> = Vec::with_capacity(4);
             if w != "sfen" {
                 fields.push(w);
@@ -231,6 +239,22 @@ mod tests {
         assert!(matches!(
             parse_position("startpos moves 7g7x"),
             Err(UsiPositionError::BadMove { index: 1, .. })
+        ));
+        // A bare board of one rank is still an SFEN, refused by the SFEN reader by name; a word
+        // of other letters, or without a side to move after it, is no start at all.
+        assert!(matches!(
+            parse_position("4k4 b - 1"),
+            Err(UsiPositionError::Sfen(FromSfenError::Sfen(
+                crate::SfenError::RankCount { ranks: 1 }
+            )))
+        ));
+        assert!(matches!(
+            parse_position("4x4 b - 1"),
+            Err(UsiPositionError::BadStart(_))
+        ));
+        assert!(matches!(
+            parse_position("4k4 - 1"),
+            Err(UsiPositionError::BadStart(_))
         ));
         assert!(matches!(
             parse_position("sfen 9/9 b - 1"),

@@ -87,6 +87,9 @@ impl Format {
     /// // A bad SFEN is still SFEN, so that its reader names the fault.
     /// assert_eq!(Format::sniff("9/9/9 b - 1"), Some(Format::Sfen));
     /// assert_eq!(Format::sniff("9/9/9 x"), Some(Format::Sfen));
+    /// assert_eq!(Format::sniff("4k4 b - 1"), Some(Format::Sfen));
+    /// assert_eq!(Format::sniff("12 b"), Some(Format::Sfen));
+    /// assert_eq!(Format::sniff("12 ７六歩(77)"), Some(Format::Kif));
     /// assert_eq!(Format::sniff("先手：A\n▲７六歩\n"), Some(Format::Ki2));
     /// assert_eq!(Format::sniff("先手：A\n   1 ７六歩(77)\n"), Some(Format::Kif));
     /// // A tsume diagram in KIF: the board's border is not a CSA line.
@@ -166,16 +169,17 @@ fn decisive(t: &str) -> Option<Format> {
     // A board of ranks split by '/': SFEN, even with a wrong number of ranks or a bad field
     // after it (the SFEN reader then says what is wrong, instead of another format's reader
     // refusing it). Without eight '/' or a side to move, only SFEN's board letters count (no
-    // `0`, so a date such as 2024/01/05 is not a board).
+    // `0`, so a date such as 2024/01/05 is not a board). A board of one rank (no '/') counts
+    // when SFEN's board letters are followed by a side to move.
     let board_letters = |w: &str| {
         w.bytes()
             .all(|b| b"123456789/+PLNSGBRKplnsgbrk".contains(&b))
     };
+    let side = matches!(words.next(), Some("b" | "w"));
     if first.is_ascii()
-        && first.contains('/')
-        && (first.matches('/').count() == 8
-            || matches!(words.next(), Some("b" | "w"))
-            || board_letters(first))
+        && ((first.contains('/')
+            && (first.matches('/').count() == 8 || side || board_letters(first)))
+            || (side && board_letters(first)))
     {
         return Some(Format::Sfen);
     }

@@ -304,6 +304,11 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
         &tsume(&["9/9/9 x"], ""),
         "is not a file, an SFEN or a USI position: the board has 3 ranks, expected 9",
     );
+    // So is a board of one rank (no '/') followed by a side to move.
+    assert_one_line_error(
+        &tsume(&["4k4 b - 1"], ""),
+        "is not a file, an SFEN or a USI position: the board has 1 rank, expected 9",
+    );
     // Control characters of the input are quoted escaped (found by fuzzing): a raw `\r` sent
     // the cursor back over the message, an escape character starts a terminal command.
     let r = tsume(&["4k4/9/4P4/9/9/9/9/9/9 \u{1b}b G\r 1"], "");
