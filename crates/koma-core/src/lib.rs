@@ -48,6 +48,6 @@ pub use movegen::{MoveFilter, MoveSet, NonPromotions};
 pub use moves::{MAX_MOVES, Move, MoveList, ParseMoveError};
 pub use piece::{Piece, PieceKind};
 pub use position::{AttackSets, FromSfenError, Position, PositionError, SetupProblem};
-pub use setup::{STARTPOS_SFEN, Setup, SfenError, hands_sfen};
+pub use setup::{STARTPOS_SFEN, Setup, SfenError, hands_sfen, is_sfen_board_text};
 pub use square::{ParseSquareError, Square};
 pub use status::{Repetition, Status};

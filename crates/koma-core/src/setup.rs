@@ -254,6 +254,19 @@ pub fn hands_sfen(hands: &[Hand; 2]) -> String {
 }
 
 /// Splits on spaces, keeping each field's 1-based starting column (in characters).
+/// Whether `word` holds only the characters an SFEN board is written with (the digits 1–9,
+/// piece letters, `+` and `/`): what a format's sniffing may take for a board, whose reader
+/// then names any fault. Not a check that it is a board.
+///
+/// ```
+/// assert!(koma_core::is_sfen_board_text("4k4/9/+P8"));
+/// assert!(!koma_core::is_sfen_board_text("2024/01/05"));
+/// ```
+pub fn is_sfen_board_text(word: &str) -> bool {
+    word.bytes()
+        .all(|b| b"123456789/+PLNSGBRKplnsgbrk".contains(&b))
+}
+
 /// `n` with the noun that agrees with it: "1 rank", "3 ranks".
 fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

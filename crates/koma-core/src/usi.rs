@@ -109,9 +109,7 @@ impl<'a> Iterator for Words<'a> {
 /// Whether `w`, with no `/`, is still a bare SFEN's board: SFEN's board letters followed by a
 /// side to move (a board of one rank, which the SFEN reader then refuses by name).
 fn one_rank_board(w: &str, rest: &Words) -> bool {
-    w.bytes()
-        .all(|b| b"123456789+PLNSGBRKplnsgbrk".contains(&b))
-        && matches!(rest.clone().next(), Some((_, "b" | "w")))
+    crate::is_sfen_board_text(w) && matches!(rest.clone().next(), Some((_, "b" | "w")))
 }
 
 /// Takes a USI position description apart, with or without the leading `position` word:

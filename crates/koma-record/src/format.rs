@@ -171,10 +171,7 @@ fn decisive(t: &str) -> Option<Format> {
     // refusing it). Without eight '/' or a side to move, only SFEN's board letters count (no
     // `0`, so a date such as 2024/01/05 is not a board). A board of one rank (no '/') counts
     // when SFEN's board letters are followed by a side to move.
-    let board_letters = |w: &str| {
-        w.bytes()
-            .all(|b| b"123456789/+PLNSGBRKplnsgbrk".contains(&b))
-    };
+    let board_letters = koma_core::is_sfen_board_text;
     let side = matches!(words.next(), Some("b" | "w"));
     if first.is_ascii()
         && ((first.contains('/')
