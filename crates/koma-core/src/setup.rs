@@ -253,7 +253,6 @@ pub fn hands_sfen(hands: &[Hand; 2]) -> String {
     out
 }
 
-/// Splits on spaces, keeping each field's 1-based starting column (in characters).
 /// Whether `word` holds only the characters an SFEN board is written with (the digits 1–9,
 /// piece letters, `+` and `/`): what a format's sniffing may take for a board, whose reader
 /// then names any fault. Not a check that it is a board.
@@ -272,6 +271,7 @@ fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Splits on spaces, keeping each field's 1-based starting column (in characters).
 fn split_fields(s: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None; // (byte, column)

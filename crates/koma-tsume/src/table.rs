@@ -14,9 +14,10 @@
 //! Each entry is 32 bytes (four `u64` words; an empty entry is all zeros). An entry lives in a
 //! window of [`WINDOW`] slots starting at its key's home slot; when the window is full the entry
 //! with the least work below it is replaced. The table starts small ([`START_SLOTS`]) and grows
-//! [`GROW_FACTOR`]-fold whenever it is [`GROW_FILL`] full, up to its memory limit: a short solve touches a few MiB,
-//! not the whole limit (a fresh page costs the system a fault and a clear). At the limit, when it
-//! fills past [`GC_FILL`], the entries with the least work are swept.
+//! [`GROW_FACTOR`]-fold whenever it is [`GROW_FILL`] full, up to its memory limit: a short
+//! solve touches a few MiB, not the whole limit (a fresh page costs the system a fault and a
+//! clear). At the limit, when it fills past [`GC_FILL`], the entries with the least work are
+//! swept.
 
 use koma_core::Hand;
 
@@ -131,7 +132,7 @@ impl Table {
         // large zeroed allocation is fresh pages, which the system gives memory when first
         // written: nothing is cleared or written here), so the table grows where it stands: no
         // `realloc` moves it, large pages asked for once it is large stay large, and a growth
-        // writes nothing over the new half, already empty.
+        // writes nothing over the new part, already empty.
         let slots = vec![[0u64; 4]; max_slots];
         let mut t = Table {
             slots,
@@ -368,9 +369,9 @@ impl Table {
 
     /// Grows the table [`GROW_FACTOR`]-fold (up to its limit) in place and moves every entry to
     /// its window there; an entry whose new window is full replaces the weakest there if it is
-    /// worth more (rare below a quarter full). The table takes in more of the zeroed slots allocated at
-    /// [`Table::new`] (never written, so empty without a write), not copied or moved, so it
-    /// never holds more than its new size (an old and a new table side by side would have held
+    /// worth more (rare below a quarter full). The table takes in more of the zeroed slots
+    /// allocated at [`Table::new`] (never written, so empty without a write), not copied or
+    /// moved, so it never holds more than its new size (an old and a new table side by side would have held
     /// more than the limit at the last growth). From [`HUGE_BYTES`] on, its memory is asked to
     /// be backed by large pages.
     ///
@@ -601,8 +602,8 @@ mod tests {
 
     #[test]
     fn the_table_grows_past_the_large_page_size_and_keeps_its_entries() {
-        // From START_SLOTS to the limit, each growth is GROW_FACTOR-fold in place (crossing HUGE_BYTES,
-        // where large pages are asked for), and the entries stored on the way are found after
+        // From START_SLOTS to the limit, each growth is GROW_FACTOR-fold in place (crossing
+        // HUGE_BYTES, where large pages are asked for), and the entries stored on the way are found after
         // the last one: a growth that dropped or misplaced entries, or skipped a size, fails.
         let mut t = Table::new(2 * HUGE_BYTES);
         // The limit is reserved up front, so no growth moves the entries' memory (a move would
