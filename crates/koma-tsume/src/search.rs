@@ -904,8 +904,9 @@ impl<'w, 'a> Walker<'w, 'a> {
     /// With three or four plies left (`budget`), the mate in one is not tried: a search that
     /// reaches the node settles it by the exact mate in three ([`Walker::settle_horizon`]),
     /// which tries the mate in one first, and most nodes looked at there are never searched
-    /// (図巧37's "within 21": 6.13 M looks at three plies left, 1.33 M searches). The issue's
-    /// run: −3.0 % on the problems settled (docs/DECISIONS.md, session 30).
+    /// (図巧37's "within 21": 6.13 M looks at three plies left, 1.33 M searches). The zukou
+    /// bench side by side: −3.0 % and −2.2 % on the problems settled (docs/DECISIONS.md,
+    /// session 30).
     fn first_look(&mut self, c: &mut Child, budget: u16) {
         // The move is played on the board only, not put on the path: nothing below reads the
         // path, and a defender's move leaves the attacker's hand as it is.

@@ -371,9 +371,9 @@ impl Table {
     /// its window there; an entry whose new window is full replaces the weakest there if it is
     /// worth more (rare below a quarter full). The table takes in more of the zeroed slots
     /// allocated at [`Table::new`] (never written, so empty without a write), not copied or
-    /// moved, so it never holds more than its new size (an old and a new table side by side would have held
-    /// more than the limit at the last growth). From [`HUGE_BYTES`] on, its memory is asked to
-    /// be backed by large pages.
+    /// moved, so it never holds more than its new size (an old and a new table side by side
+    /// would have held more than the limit at the last growth). From [`HUGE_BYTES`] on, its
+    /// memory is asked to be backed by large pages.
     ///
     /// The rehash walks the old slots downward. A home never moves down (the multiply-shift
     /// home grows with the number of homes), so an entry whose new home is at or above its slot
@@ -603,8 +603,9 @@ mod tests {
     #[test]
     fn the_table_grows_past_the_large_page_size_and_keeps_its_entries() {
         // From START_SLOTS to the limit, each growth is GROW_FACTOR-fold in place (crossing
-        // HUGE_BYTES, where large pages are asked for), and the entries stored on the way are found after
-        // the last one: a growth that dropped or misplaced entries, or skipped a size, fails.
+        // HUGE_BYTES, where large pages are asked for), and the entries stored on the way are
+        // found after the last one: a growth that dropped or misplaced entries, or skipped a
+        // size, fails.
         let mut t = Table::new(2 * HUGE_BYTES);
         // The limit is reserved up front, so no growth moves the entries' memory (a move would
         // break the large pages asked for past HUGE_BYTES into small ones).
