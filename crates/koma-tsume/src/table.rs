@@ -40,7 +40,7 @@ const GROW_FILL: usize = 256;
 const PREFETCH_STEP: usize = 2;
 /// How many times larger the table is after a growth (up to its limit). Every growth moves
 /// each entry to its new window, a cache miss each, so fewer growths move fewer entries: four
-/// rather than two took the run −2.0 % and −1.8 % on the problems settled, side by side
+/// rather than two took the zukou bench −2.0 % and −1.8 % on the problems settled, side by side
 /// (docs/DECISIONS.md, session 30).
 const GROW_FACTOR: usize = 4;
 /// Slots walked ahead of the entry being moved when the table grows: the entry that many
